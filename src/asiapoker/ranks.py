@@ -1,0 +1,184 @@
+"""Hand strengths (SPEC 2): one integer scale for 4-, 2- and 1-card hands.
+
+>>> str(rank("As 2s 3s Jk"))
+'Straight flush, A-2-3-4 of spades'
+>>> str(rank("7h 7d Kc 3s"))
+'Pair of 7s, K-3 kickers'
+>>> rank("7h 7d") < rank("7h 7d Kc 3s")   # SPEC 2.8
+True
+>>> rank("As Ks")
+Traceback (most recent call last):
+...
+asiapoker.errors.HandSizeError: a hand needs 1 or 2 or 4 cards, got 2: As Ks
+"""
+
+from __future__ import annotations
+
+from functools import total_ordering
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from .cards import Card, CardsLike, card_of, to_ids
+from .errors import CardError, DuplicateCardError, HandSizeError
+from .rules import Rules, resolve
+
+__all__ = ["CATEGORIES", "HandRank", "rank", "strengths"]
+
+#: Category names, lowest (0) to highest (9); ``strength >> 16`` is the index.
+CATEGORIES: tuple[str, ...] = (
+    "no pair", "pair", "two pairs", "three of a kind", "straight", "flush",
+    "four of a kind", "straight flush", "royal flush", "four aces",
+)
+_SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+_PLURAL = ("2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s",
+           "jacks", "queens", "kings", "aces")
+_SHORT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+_SINGLE = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King", "Ace")
+
+
+def _straight_ranks(index: int, low: bool) -> str:
+    """Ranks of the straight at place ``index`` (1 = lowest) as text."""
+    if index == 11:
+        return "A-K-Q-J"
+    if (index == 10 and not low) or (index == 1 and low):
+        return "A-2-3-4"
+    top = index + 1 if low else index + 2
+    return "-".join(_SHORT[r] for r in range(top, top - 4, -1))
+
+
+def describe(strength: int, cards: tuple[int, ...], low: bool = False) -> str:
+    """A description a player reads, from a strength and its cards (for the flush suit)."""
+    cat = strength >> 16
+    ks = [(strength >> s & 15) - 1 for s in (12, 8, 4, 0)]
+    ks = [k for k in ks if k >= 0]
+    suits = {c & 3 for c in cards if c != 52}
+    suit = _SUIT_NAMES[suits.pop()] if len(suits) == 1 else ""
+    if cat == 9:
+        return "Four aces"
+    if cat == 8:
+        return f"Royal flush of {suit}"
+    if cat == 7:
+        return f"Straight flush, {_straight_ranks(ks[0] + 1, low)} of {suit}"
+    if cat == 6:
+        return f"Four {_PLURAL[ks[0]]}"
+    if cat == 5:
+        return f"Flush, {'-'.join(_SHORT[k] for k in ks)} of {suit}"
+    if cat == 4:
+        return f"Straight, {_straight_ranks(ks[0] + 1, low)}"
+    if cat == 3:
+        return f"Three {_PLURAL[ks[0]]}, {_SHORT[ks[1]]} kicker"
+    if cat == 2:
+        return f"Two pairs, {_PLURAL[ks[0]]} and {_PLURAL[ks[1]]}"
+    if cat == 1:
+        if len(ks) == 1:
+            return f"Pair of {_PLURAL[ks[0]]}"
+        return f"Pair of {_PLURAL[ks[0]]}, {'-'.join(_SHORT[k] for k in ks[1:])} kickers"
+    if len(ks) == 1:
+        return _SINGLE[ks[0]]
+    return f"No pair, {'-'.join(_SHORT[k] for k in ks)}"
+
+
+@total_ordering
+class HandRank:
+    """The rank of a 1-, 2- or 4-card hand: totally ordered on the shared scale (SPEC 2.7/2.8),
+    equal for copies; ``int()`` is the strength, ``.category`` its category name."""
+
+    __slots__ = ("_low", "cards", "strength")
+
+    def __init__(self, strength: int, cards: tuple[Card, ...], low: bool = False) -> None:
+        self.strength = strength
+        self.cards = cards
+        self._low = low
+
+    @property
+    def category(self) -> str:
+        """Category name, e.g. ``"straight flush"`` or ``"no pair"``."""
+        return CATEGORIES[self.strength >> 16]
+
+    def __int__(self) -> int:
+        return self.strength
+
+    def __index__(self) -> int:
+        return self.strength
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, HandRank):
+            return self.strength == other.strength
+        return NotImplemented
+
+    def __lt__(self, other: HandRank) -> bool:
+        if isinstance(other, HandRank):
+            return self.strength < other.strength
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.strength)
+
+    def __str__(self) -> str:
+        return describe(self.strength, tuple(int(c) for c in self.cards), self._low)
+
+    def __repr__(self) -> str:
+        return f"HandRank({' '.join(map(str, self.cards))!r}: {self}, strength={self.strength})"
+
+
+def rank(cards: CardsLike, rules: Rules | None = None) -> HandRank:
+    """The rank of 1, 2 or 4 cards under ``rules`` (SPEC 2).
+
+    The joker is an ace, and in a 4-card hand may complete a straight or flush (SPEC 2.2).
+    """
+    low = resolve(rules).low
+    ids = to_ids(cards, (1, 2, 4))
+    return HandRank(_core.strength(ids, low), tuple(card_of(i) for i in ids), bool(low))
+
+
+_KERNEL_DTYPES = (np.int8, np.uint8, np.int16, np.int32, np.int64)
+
+
+def as_card_array(hands: Any, width: int | tuple[int, ...], what: str) -> npt.NDArray[Any]:
+    """An n x width C-contiguous integer array of card ids, or a clear error (checked again,
+    row by row, in the core)."""
+    arr = np.asarray(hands)
+    if arr.dtype.kind not in "iu":
+        raise CardError(f"{what} must be an integer array of card ids 0..52, got dtype "
+                        f"{arr.dtype}")
+    if arr.ndim == 1 and isinstance(width, int) and width == 1:
+        arr = arr.reshape(-1, 1)
+    widths = (width,) if isinstance(width, int) else width
+    if arr.ndim != 2 or arr.shape[1] not in widths:
+        need = " or ".join(f"n x {w}" for w in widths)
+        raise HandSizeError(f"{what} must be an {need} array, got shape {arr.shape}")
+    if arr.dtype.type not in _KERNEL_DTYPES:
+        if arr.size and (arr.min() < 0 or arr.max() > 52):
+            raise CardError(f"{what} holds a card id outside 0..52")
+        arr = arr.astype(np.int64)
+    return np.ascontiguousarray(arr)
+
+
+def bad_row_error(arr: npt.NDArray[Any], row: int, what: str) -> CardError:
+    """The error for the row the core rejected, naming it and its bad value."""
+    values = [int(v) for v in arr[row]]
+    for v in values:
+        if not 0 <= v <= 52:
+            return CardError(f"{what} row {row}: card id {v} is outside 0..52")
+    dup = next(v for i, v in enumerate(values) if v in values[:i])
+    name = "a second joker" if dup == 52 else f"duplicate card {card_of(dup)}"
+    return DuplicateCardError(f"{what} row {row}: {name}")
+
+
+def strengths(hands: Any, rules: Rules | None = None) -> npt.NDArray[np.int32]:
+    """Strengths of n hands given as an n x 4, n x 2 or n x 1 array of card ids (GIL released).
+
+    >>> strengths(np.array([[51, 47, 43, 39], [0, 1, 2, 3]])).tolist()  # royal flush, four 2s
+    [524288, 397312]
+    """
+    low = resolve(rules).low
+    arr = as_card_array(hands, (1, 2, 4), "hands")
+    out = np.empty(arr.shape[0], dtype=np.int32)
+    bad = _core.strengths_kernel(arr, low, out)
+    if bad >= 0:
+        raise bad_row_error(arr, bad, "hands")
+    return out
+

@@ -1,0 +1,60 @@
+"""Rule options the regulations leave to the casino."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from .errors import RuleError
+
+__all__ = ["Rules"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rule options: ``a234`` places A-2-3-4 as the second straight and top straight
+    flush (``"high"``, SPEC 2.4) or as the lowest of both (``"low"``, SPEC 2.5); ``pays`` is what
+    a winning wager pays to 1 (SPEC 3.4, never below 1).
+
+    >>> Rules(a234="low")
+    Rules(a234='low', pays=1.0)
+    >>> Rules(pays=0.5)
+    Traceback (most recent call last):
+    ...
+    asiapoker.errors.RuleError: pays must be a finite number >= 1 (to 1), got 0.5
+    """
+
+    a234: Literal["high", "low"] = "high"
+    pays: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.a234 not in ("high", "low"):
+            raise RuleError(f"a234 must be 'high' or 'low', got {self.a234!r}")
+        pays = self.pays
+        if isinstance(pays, bool) or not isinstance(pays, (int, float)):
+            raise RuleError(f"pays must be a number, got {pays!r}")
+        if not math.isfinite(pays) or pays < 1:
+            raise RuleError(f"pays must be a finite number >= 1 (to 1), got {pays!r}")
+        object.__setattr__(self, "pays", float(pays))
+
+    @property
+    def low(self) -> int:
+        """1 when A-2-3-4 ranks lowest, else 0 (the core's table selector)."""
+        return 1 if self.a234 == "low" else 0
+
+    def describe(self) -> str:
+        """The options as text, for results that depend on them."""
+        return f"a234={self.a234}, pays={self.pays:g}:1"
+
+
+DEFAULT_RULES = Rules()
+
+
+def resolve(rules: Rules | None) -> Rules:
+    """``rules`` or the default; a non-Rules value is an error."""
+    if rules is None:
+        return DEFAULT_RULES
+    if not isinstance(rules, Rules):
+        raise RuleError(f"rules must be a Rules instance, got {rules!r}")
+    return rules

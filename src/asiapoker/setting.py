@@ -1,0 +1,208 @@
+"""Settings (SPEC 3.1), legality (SPEC 3.2) and settlement (SPEC 3.3-3.4).
+
+>>> s = Setting("As Ks Qs Js", "7h 7d", "2c")
+>>> is_legal(s), str(s)
+(True, 'As Ks Qs Js | 7h 7d | 2c')
+>>> settle(s, Setting.parse("9c 9d 4h 4s | Ad Qc | Kh")).hands
+('win', 'win', 'lose')
+>>> Setting("As Ks Qs", "7h 7d", "2c")
+Traceback (most recent call last):
+...
+asiapoker.errors.HandSizeError: a high hand needs 4 cards, got 3: As Ks Qs
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NamedTuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from .cards import Card, CardLike, CardsLike, card_of, to_ids
+from .errors import DuplicateCardError, HandSizeError, IllegalSettingError
+from .ranks import HandRank, as_card_array, bad_row_error
+from .rules import DEFAULT_RULES, Rules, resolve
+
+__all__ = [
+    "SPLIT_POSITIONS",
+    "Outcome",
+    "Setting",
+    "SettingLike",
+    "is_legal",
+    "legal_splits",
+    "settle",
+    "splits",
+]
+
+#: The 105 splits of seven cards, as positions in the seven given:
+#: ``(high positions, medium positions, low position)``.  Split ``k = 3 * q + j``: ``q`` walks
+#: the 35 four-card high hands in lexicographic order of positions, ``j`` picks which of the
+#: three remaining positions (ascending) is the low hand; the other two are the medium hand.
+SPLIT_POSITIONS: tuple[tuple[tuple[int, int, int, int], tuple[int, int], int], ...] = (
+    _core.split_positions()
+)
+
+HandResult = Literal["win", "lose", "copy"]
+
+
+def _part(cards: CardsLike | CardLike, size: int, name: str) -> tuple[int, ...]:
+    if isinstance(cards, (Card, int)) and not isinstance(cards, bool):
+        cards = (cards,)
+    return to_ids(cards, size, what=f"{name} hand")  # type: ignore[arg-type]
+
+
+class Setting:
+    """A split of seven cards into high (4), medium (2) and low (1) hands.
+
+    Parts are given as text, ``Card``s or ints; ``.high``, ``.medium``, ``.low`` are tuples of
+    :class:`Card`.  Two settings are equal when each part holds the same cards.
+    """
+
+    __slots__ = ("_cache", "_ids", "_mask", "high", "low", "medium")
+
+    def __init__(self, high: CardsLike, medium: CardsLike, low: CardsLike | CardLike) -> None:
+        h = _part(high, 4, "high")
+        m = _part(medium, 2, "medium")
+        lo = _part(low, 1, "low")
+        ids = h + m + lo
+        mask = 0
+        for cid in ids:
+            if mask >> cid & 1:
+                name = "a second joker" if cid == 52 else f"duplicate card: {card_of(cid)}"
+                raise DuplicateCardError(f"{name} in the setting")
+            mask |= 1 << cid
+        self._ids = ids
+        self._mask = mask
+        self._cache: list[tuple[int, int, int] | None] = [None, None]
+        self.high: tuple[Card, ...] = tuple(card_of(i) for i in h)
+        self.medium: tuple[Card, ...] = tuple(card_of(i) for i in m)
+        self.low: tuple[Card, ...] = (card_of(lo[0]),)
+
+    @classmethod
+    def parse(cls, text: str) -> Setting:
+        """A setting from text ``"H H H H | M M | L"`` (``|`` or ``/`` between the hands)."""
+        parts = text.replace("/", "|").split("|")
+        if len(parts) != 3:
+            raise HandSizeError(f"a setting needs three hands separated by '|', got {text!r}")
+        return cls(parts[0], parts[1], parts[2])
+
+    @classmethod
+    def coerce(cls, value: SettingLike) -> Setting:
+        """A :class:`Setting` from a Setting, its text, or a (high, medium, low) triple."""
+        if isinstance(value, Setting):
+            return value
+        if isinstance(value, str):
+            return cls.parse(value)
+        try:
+            high, medium, low = value
+        except (TypeError, ValueError):
+            raise HandSizeError(
+                f"a setting is a Setting, 'H | M | L' text or three hands, got {value!r}"
+            ) from None
+        return cls(high, medium, low)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """All seven cards: high, then medium, then low."""
+        return self.high + self.medium + self.low
+
+    def strengths(self, rules: Rules | None = None) -> tuple[int, int, int]:
+        """The (high, medium, low) strengths on the shared scale."""
+        low = resolve(rules).low
+        s = self._cache[low]
+        if s is None:
+            ids = self._ids
+            s = (_core.strength(ids[:4], low), _core.strength(ids[4:6], low),
+                 _core.strength(ids[6:], low))
+            self._cache[low] = s
+        return s
+
+    def ranks(self, rules: Rules | None = None) -> tuple[HandRank, HandRank, HandRank]:
+        """The three hands' :class:`HandRank` (high, medium, low)."""
+        h, m, lo = self.strengths(rules)
+        low = resolve(rules).low == 1
+        return (HandRank(h, self.high, low), HandRank(m, self.medium, low),
+                HandRank(lo, self.low, low))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Setting):
+            return NotImplemented
+        return (self._mask == other._mask and set(self.high) == set(other.high)
+                and set(self.medium) == set(other.medium))
+
+    def __hash__(self) -> int:
+        return hash((frozenset(self.high), frozenset(self.medium), self.low))
+
+    def __str__(self) -> str:
+        return " | ".join(" ".join(map(str, p)) for p in (self.high, self.medium, self.low))
+
+    def __repr__(self) -> str:
+        return f"Setting.parse('{self}')"
+
+
+SettingLike = Union[Setting, str, tuple[Any, Any, Any]]
+
+
+def splits(seven: CardsLike) -> list[Setting]:
+    """All 105 splits of seven cards, in the order of :data:`SPLIT_POSITIONS` (legal or not)."""
+    ids = to_ids(seven, 7, what="seven-card hand")
+    return [Setting([ids[i] for i in h], [ids[i] for i in m], ids[lo])
+            for h, m, lo in SPLIT_POSITIONS]
+
+
+def is_legal(setting: SettingLike, rules: Rules | None = None) -> bool:
+    """True when high > medium > low (SPEC 3.2); an illegal setting fouls."""
+    h, m, lo = Setting.coerce(setting).strengths(rules)
+    return h > m > lo
+
+
+class Outcome(NamedTuple):
+    """The settlement of one wager: ``result`` is ``"win"``, ``"lose"`` or ``"foul"``;
+    ``hands`` the plain (high, medium, low) comparisons (``"win"``, ``"lose"`` or ``"copy"``,
+    informative only for a foul); ``payout`` in wager units (``+pays`` or ``-1``)."""
+
+    result: Literal["win", "lose", "foul"]
+    hands: tuple[HandResult, HandResult, HandResult]
+    payout: float
+
+
+def _cmp(p: int, d: int) -> HandResult:
+    return "win" if p > d else ("lose" if p < d else "copy")
+
+
+def settle(player: SettingLike, dealer: SettingLike, rules: Rules | None = None) -> Outcome:
+    """Settle the player's setting against the dealer's (SPEC 3.2-3.4).
+
+    A foul loses; each hand wins only when strictly higher (a copy goes to the dealer); the
+    wager wins on two hands of three.  The dealer's setting must be legal and the two settings
+    must share no card.
+    """
+    r = DEFAULT_RULES if rules is None else resolve(rules)
+    p = player if type(player) is Setting else Setting.coerce(player)
+    d = dealer if type(dealer) is Setting else Setting.coerce(dealer)
+    if p._mask & d._mask:
+        common = next(c for c in p.cards if d._mask >> int(c) & 1)
+        raise DuplicateCardError(f"player and dealer both hold {common}")
+    ph, pm, pl = p.strengths(r)
+    dh, dm, dl = d.strengths(r)
+    if not dh > dm > dl:
+        raise IllegalSettingError(f"the dealer's setting {d} is not legal (high > medium > low)")
+    hands = (_cmp(ph, dh), _cmp(pm, dm), _cmp(pl, dl))
+    if not ph > pm > pl:
+        return Outcome("foul", hands, -1.0)
+    if (ph > dh) + (pm > dm) + (pl > dl) >= 2:
+        return Outcome("win", hands, r.pays)
+    return Outcome("lose", hands, -1.0)
+
+
+def legal_splits(hands: Any, rules: Rules | None = None) -> npt.NDArray[np.bool_]:
+    """Legality of all 105 splits (in :data:`SPLIT_POSITIONS` order) of n seven-card rows given
+    as an n x 7 array of card ids; an n x 105 bool array (computed in the core, GIL released)."""
+    low = resolve(rules).low
+    arr = as_card_array(hands, 7, "hands")
+    out = np.empty((arr.shape[0], 105), dtype=np.uint8)
+    bad = _core.legal_kernel(arr, low, out)
+    if bad >= 0:
+        raise bad_row_error(arr, bad, "hands")
+    return out.view(np.bool_)

@@ -1,0 +1,129 @@
+"""A deliberately simple, slow reference of the rules (SPEC 2-3), sharing no code with the
+package.  Cards are plain strings ("As", "Td", "Jk"); hands are lists of them.
+
+A hand's value is a tuple ``(category number, ranks)`` compared as Python compares tuples:
+``ranks`` lists the defining ranks and then the other cards high to low, so a hand that runs
+out of cards first is lower (SPEC 2.7/2.8).  Straights carry their place in an explicit list.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+RANK_CHARS = "23456789TJQKA"
+SUIT_CHARS = "cdhs"
+JOKER = "Jk"
+ALL_52 = [r + s for r in RANK_CHARS for s in SUIT_CHARS]
+DECK = [*ALL_52, JOKER]
+
+CATEGORY_NAMES = [
+    "no pair", "pair", "two pairs", "three of a kind", "straight", "flush",
+    "four of a kind", "straight flush", "royal flush", "four aces",
+]
+
+
+def card_text(card_id: int) -> str:
+    """The documented id layout: rank * 4 + suit, joker 52."""
+    if card_id == 52:
+        return JOKER
+    return RANK_CHARS[card_id // 4] + SUIT_CHARS[card_id % 4]
+
+
+def rank_value(card: str) -> int:
+    """2..14 (ace 14); the joker counts as an ace."""
+    if card == JOKER:
+        return 14
+    return RANK_CHARS.index(card[0]) + 2
+
+
+# Straights, lowest first, written out by hand (SPEC 2.4, 2.5).
+_STRAIGHTS_HIGH = ["5432", "6543", "7654", "8765", "9876", "T987", "JT98", "QJT9", "KQJT",
+                   "A234", "AKQJ"]
+_STRAIGHTS_LOW = ["A234", "5432", "6543", "7654", "8765", "9876", "T987", "JT98", "QJT9",
+                  "KQJT", "AKQJ"]
+
+
+def _straight_place(values: list[int], a234: str) -> int | None:
+    order = _STRAIGHTS_HIGH if a234 == "high" else _STRAIGHTS_LOW
+    for place, text in enumerate(order):
+        if sorted(values) == sorted(RANK_CHARS.index(ch) + 2 for ch in text):
+            return place
+    return None
+
+
+def _value_without_joker(cards: list[str], a234: str) -> tuple[int, tuple[int, ...]]:
+    """Value of cards with no joker in them (a joker already turned into something)."""
+    values = sorted((rank_value(c) for c in cards), reverse=True)
+    counts = Counter(values)
+    if len(cards) == 4:
+        suits = [c[1] for c in cards]
+        flush = "?" not in suits and len(set(suits)) == 1
+        straight = _straight_place(values, a234) if len(counts) == 4 else None
+        if counts[14] == 4:
+            return 9, ()
+        if flush and sorted(values) == [11, 12, 13, 14]:
+            return 8, ()
+        if flush and straight is not None:
+            return 7, (straight,)
+        if 4 in counts.values():
+            return 6, (values[0],)
+        if flush:
+            return 5, tuple(values)
+        if straight is not None:
+            return 4, (straight,)
+        if 3 in counts.values():
+            trip = next(v for v, n in counts.items() if n == 3)
+            return 3, (trip, *[v for v in values if v != trip])
+        pairs = sorted((v for v, n in counts.items() if n == 2), reverse=True)
+        if len(pairs) == 2:
+            return 2, tuple(pairs)
+    if 2 in counts.values():
+        pair = next(v for v, n in counts.items() if n == 2)
+        return 1, (pair, *[v for v in values if v != pair])
+    return 0, tuple(values)
+
+
+def value(cards: list[str], a234: str = "high") -> tuple[int, tuple[int, ...]]:
+    """The value of a 1-, 2- or 4-card hand (SPEC 2.2-2.8)."""
+    if JOKER not in cards:
+        return _value_without_joker(cards, a234)
+    others = [c for c in cards if c != JOKER]
+    as_ace = _value_without_joker([*others, "A?"], a234)   # an ace of no suit
+    if len(cards) != 4:
+        return as_ace
+    best = as_ace
+    for stand_in in ALL_52:
+        if stand_in in others:
+            continue
+        v = _value_without_joker([*others, stand_in], a234)
+        if CATEGORY_NAMES[v[0]] in ("straight", "flush", "straight flush", "royal flush"):
+            best = max(best, v)
+    return best
+
+
+def is_legal(high: list[str], medium: list[str], low: list[str], a234: str = "high") -> bool:
+    return value(high, a234) > value(medium, a234) > value(low, a234)
+
+
+def settle(player: tuple[list[str], list[str], list[str]],
+           dealer: tuple[list[str], list[str], list[str]],
+           a234: str = "high", pays: float = 1.0) -> tuple[str, tuple[str, ...], float]:
+    """(result, per-hand results, payout) as SPEC 3.2-3.4 say."""
+    hands = []
+    for p, d in zip(player, dealer):
+        vp, vd = value(p, a234), value(d, a234)
+        hands.append("win" if vp > vd else "lose" if vp < vd else "copy")
+    if not is_legal(*player, a234=a234):
+        return "foul", tuple(hands), -1.0
+    if hands.count("win") >= 2:
+        return "win", tuple(hands), pays
+    return "lose", tuple(hands), -1.0
+
+
+def all_splits(seven: list[str]):
+    """Every (high, medium, low) split of seven cards."""
+    for high in itertools.combinations(seven, 4):
+        rest = [c for c in seven if c not in high]
+        for low in rest:
+            yield list(high), [c for c in rest if c != low], [low]
