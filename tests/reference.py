@@ -18,8 +18,16 @@ ALL_52 = [r + s for r in RANK_CHARS for s in SUIT_CHARS]
 DECK = [*ALL_52, JOKER]
 
 CATEGORY_NAMES = [
-    "no pair", "pair", "two pairs", "three of a kind", "straight", "flush",
-    "four of a kind", "straight flush", "royal flush", "four aces",
+    "no pair",
+    "pair",
+    "two pairs",
+    "three of a kind",
+    "straight",
+    "flush",
+    "four of a kind",
+    "straight flush",
+    "royal flush",
+    "four aces",
 ]
 
 
@@ -38,10 +46,32 @@ def rank_value(card: str) -> int:
 
 
 # Straights, lowest first, written out by hand (SPEC 2.4, 2.5).
-_STRAIGHTS_HIGH = ["5432", "6543", "7654", "8765", "9876", "T987", "JT98", "QJT9", "KQJT",
-                   "A234", "AKQJ"]
-_STRAIGHTS_LOW = ["A234", "5432", "6543", "7654", "8765", "9876", "T987", "JT98", "QJT9",
-                  "KQJT", "AKQJ"]
+_STRAIGHTS_HIGH = [
+    "5432",
+    "6543",
+    "7654",
+    "8765",
+    "9876",
+    "T987",
+    "JT98",
+    "QJT9",
+    "KQJT",
+    "A234",
+    "AKQJ",
+]
+_STRAIGHTS_LOW = [
+    "A234",
+    "5432",
+    "6543",
+    "7654",
+    "8765",
+    "9876",
+    "T987",
+    "JT98",
+    "QJT9",
+    "KQJT",
+    "AKQJ",
+]
 
 
 def _straight_place(values: list[int], a234: str) -> int | None:
@@ -89,7 +119,7 @@ def value(cards: list[str], a234: str = "high") -> tuple[int, tuple[int, ...]]:
     if JOKER not in cards:
         return _value_without_joker(cards, a234)
     others = [c for c in cards if c != JOKER]
-    as_ace = _value_without_joker([*others, "A?"], a234)   # an ace of no suit
+    as_ace = _value_without_joker([*others, "A?"], a234)  # an ace of no suit
     if len(cards) != 4:
         return as_ace
     best = as_ace
@@ -106,12 +136,15 @@ def is_legal(high: list[str], medium: list[str], low: list[str], a234: str = "hi
     return value(high, a234) > value(medium, a234) > value(low, a234)
 
 
-def settle(player: tuple[list[str], list[str], list[str]],
-           dealer: tuple[list[str], list[str], list[str]],
-           a234: str = "high", pays: float = 1.0) -> tuple[str, tuple[str, ...], float]:
+def settle(
+    player: tuple[list[str], list[str], list[str]],
+    dealer: tuple[list[str], list[str], list[str]],
+    a234: str = "high",
+    pays: float = 1.0,
+) -> tuple[str, tuple[str, ...], float]:
     """(result, per-hand results, payout) as SPEC 3.2-3.4 say."""
     hands = []
-    for p, d in zip(player, dealer):
+    for p, d in zip(player, dealer, strict=False):
         vp, vd = value(p, a234), value(d, a234)
         hands.append("win" if vp > vd else "lose" if vp < vd else "copy")
     if not is_legal(*player, a234=a234):

@@ -17,8 +17,20 @@ def test_spec_1_1_deck_has_53_cards():
 
 @pytest.mark.parametrize(
     ("text", "canonical"),
-    [("As", "As"), ("10d", "Td"), ("td", "Td"), ("A♠", "As"), ("K♦", "Kd"), ("2♣", "2c"),
-     ("Q♥", "Qh"), ("AS", "As"), ("Jk", "Jk"), ("JK", "Jk"), ("jk", "Jk"), ("Joker", "Jk")],
+    [
+        ("As", "As"),
+        ("10d", "Td"),
+        ("td", "Td"),
+        ("A♠", "As"),
+        ("K♦", "Kd"),
+        ("2♣", "2c"),
+        ("Q♥", "Qh"),
+        ("AS", "As"),
+        ("Jk", "Jk"),
+        ("JK", "Jk"),
+        ("jk", "Jk"),
+        ("Joker", "Jk"),
+    ],
 )
 def test_spec_1_2_text_forms(text, canonical):
     (card,) = parse_cards(text)
@@ -32,15 +44,28 @@ def test_spec_1_2_separators_and_canonical_output():
 
 def test_card_id_layout_is_rank_times_four_plus_suit():
     assert [int(Card(t)) for t in ("2c", "2d", "2h", "2s", "3c", "As", "Jk")] == [
-        0, 1, 2, 3, 4, 51, 52]
+        0,
+        1,
+        2,
+        3,
+        4,
+        51,
+        52,
+    ]
     assert Card(51).rank == 12 and Card(51).suit == 3 and JOKER.suit is None
 
 
 @pytest.mark.parametrize(
     ("bad", "error", "named"),
-    [("Xs", CardError, "Xs"), ("Ax", CardError, "Ax"), ("1s", CardError, "1s"),
-     ("As As", DuplicateCardError, "As"), ("Jk JK", DuplicateCardError, "joker"),
-     ("A", CardError, "A"), ("11h", CardError, "11h")],
+    [
+        ("Xs", CardError, "Xs"),
+        ("Ax", CardError, "Ax"),
+        ("1s", CardError, "1s"),
+        ("As As", DuplicateCardError, "As"),
+        ("Jk JK", DuplicateCardError, "joker"),
+        ("A", CardError, "A"),
+        ("11h", CardError, "11h"),
+    ],
 )
 def test_spec_1_3_bad_text_names_the_token(bad, error, named):
     with pytest.raises(error, match=named):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Union
+from typing import TypeAlias
 
 from .errors import CardError, DuplicateCardError, HandSizeError
 
@@ -30,8 +30,20 @@ __all__ = ["JOKER", "Card", "CardLike", "CardsLike", "deck", "parse_cards", "to_
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
-_SUIT_ALIASES = {"c": 0, "d": 1, "h": 2, "s": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3,
-                 "♧": 0, "♢": 1, "♡": 2, "♤": 3}
+_SUIT_ALIASES = {
+    "c": 0,
+    "d": 1,
+    "h": 2,
+    "s": 3,
+    "♣": 0,
+    "♦": 1,
+    "♥": 2,
+    "♠": 3,
+    "♧": 0,
+    "♢": 1,
+    "♡": 2,
+    "♤": 3,
+}
 _JOKER_TOKENS = {"jk", "joker"}
 _SPLIT = re.compile(r"[\s,]+")
 
@@ -79,8 +91,8 @@ class Card(int):
 _CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(53))
 JOKER: Card = _CARDS[52]
 
-CardLike = Union[Card, int, str]
-CardsLike = Union[str, Iterable[CardLike]]
+CardLike: TypeAlias = Card | int | str
+CardsLike: TypeAlias = str | Iterable[CardLike]
 
 
 def _parse_token(token: str) -> int:
@@ -105,21 +117,20 @@ def _parse_token(token: str) -> int:
 def _card_id(card: object) -> int:
     if isinstance(card, Card):
         return int(card)
-    if isinstance(card, bool) or not isinstance(card, (int, str)):
-        # numpy integers are accepted through __index__
-        index = getattr(card, "__index__", None)
-        if isinstance(card, bool) or index is None:
-            raise CardError(f"not a card: {card!r}")
-        card = index()
     if isinstance(card, str):
         return _parse_token(card)
-    if not 0 <= card <= 52:
-        raise CardError(f"card id {card} is outside 0..52")
-    return int(card)
+    index = getattr(card, "__index__", None)  # ints and numpy integers, not bools
+    if isinstance(card, bool) or index is None:
+        raise CardError(f"not a card: {card!r}")
+    cid = int(index())
+    if not 0 <= cid <= 52:
+        raise CardError(f"card id {cid} is outside 0..52")
+    return cid
 
 
-def to_ids(cards: CardsLike, count: int | tuple[int, ...] | None = None,
-           what: str = "hand") -> tuple[int, ...]:
+def to_ids(
+    cards: CardsLike, count: int | tuple[int, ...] | None = None, what: str = "hand"
+) -> tuple[int, ...]:
     """Validate cards given as text, ``Card``s or ints and return their ids.
 
     ``count`` is the number of cards the call needs (or a tuple of allowed numbers).  Raises

@@ -6,10 +6,10 @@
 'Pair of 7s, K-3 kickers'
 >>> rank("7h 7d") < rank("7h 7d Kc 3s")   # SPEC 2.8
 True
->>> rank("As Ks")
+>>> rank("As Ks Qs")
 Traceback (most recent call last):
 ...
-asiapoker.errors.HandSizeError: a hand needs 1 or 2 or 4 cards, got 2: As Ks
+asiapoker.errors.HandSizeError: a hand needs 1 or 2 or 4 cards, got 3: As Ks Qs
 """
 
 from __future__ import annotations
@@ -29,12 +29,33 @@ __all__ = ["CATEGORIES", "HandRank", "rank", "strengths"]
 
 #: Category names, lowest (0) to highest (9); ``strength >> 16`` is the index.
 CATEGORIES: tuple[str, ...] = (
-    "no pair", "pair", "two pairs", "three of a kind", "straight", "flush",
-    "four of a kind", "straight flush", "royal flush", "four aces",
+    "no pair",
+    "pair",
+    "two pairs",
+    "three of a kind",
+    "straight",
+    "flush",
+    "four of a kind",
+    "straight flush",
+    "royal flush",
+    "four aces",
 )
 _SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
-_PLURAL = ("2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s",
-           "jacks", "queens", "kings", "aces")
+_PLURAL = (
+    "2s",
+    "3s",
+    "4s",
+    "5s",
+    "6s",
+    "7s",
+    "8s",
+    "9s",
+    "10s",
+    "jacks",
+    "queens",
+    "kings",
+    "aces",
+)
 _SHORT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 _SINGLE = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King", "Ace")
 
@@ -142,8 +163,7 @@ def as_card_array(hands: Any, width: int | tuple[int, ...], what: str) -> npt.ND
     row by row, in the core)."""
     arr = np.asarray(hands)
     if arr.dtype.kind not in "iu":
-        raise CardError(f"{what} must be an integer array of card ids 0..52, got dtype "
-                        f"{arr.dtype}")
+        raise CardError(f"{what} must be an integer array of card ids 0..52, got dtype {arr.dtype}")
     if arr.ndim == 1 and isinstance(width, int) and width == 1:
         arr = arr.reshape(-1, 1)
     widths = (width,) if isinstance(width, int) else width
@@ -181,4 +201,3 @@ def strengths(hands: Any, rules: Rules | None = None) -> npt.NDArray[np.int32]:
     if bad >= 0:
         raise bad_row_error(arr, bad, "hands")
     return out
-

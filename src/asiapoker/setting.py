@@ -13,7 +13,7 @@ asiapoker.errors.HandSizeError: a high hand needs 4 cards, got 3: As Ks Qs
 
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple, Union
+from typing import Any, Literal, NamedTuple, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -113,8 +113,11 @@ class Setting:
         s = self._cache[low]
         if s is None:
             ids = self._ids
-            s = (_core.strength(ids[:4], low), _core.strength(ids[4:6], low),
-                 _core.strength(ids[6:], low))
+            s = (
+                _core.strength(ids[:4], low),
+                _core.strength(ids[4:6], low),
+                _core.strength(ids[6:], low),
+            )
             self._cache[low] = s
         return s
 
@@ -122,14 +125,20 @@ class Setting:
         """The three hands' :class:`HandRank` (high, medium, low)."""
         h, m, lo = self.strengths(rules)
         low = resolve(rules).low == 1
-        return (HandRank(h, self.high, low), HandRank(m, self.medium, low),
-                HandRank(lo, self.low, low))
+        return (
+            HandRank(h, self.high, low),
+            HandRank(m, self.medium, low),
+            HandRank(lo, self.low, low),
+        )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Setting):
             return NotImplemented
-        return (self._mask == other._mask and set(self.high) == set(other.high)
-                and set(self.medium) == set(other.medium))
+        return (
+            self._mask == other._mask
+            and set(self.high) == set(other.high)
+            and set(self.medium) == set(other.medium)
+        )
 
     def __hash__(self) -> int:
         return hash((frozenset(self.high), frozenset(self.medium), self.low))
@@ -141,14 +150,15 @@ class Setting:
         return f"Setting.parse('{self}')"
 
 
-SettingLike = Union[Setting, str, tuple[Any, Any, Any]]
+SettingLike: TypeAlias = Setting | str | tuple[Any, Any, Any]
 
 
 def splits(seven: CardsLike) -> list[Setting]:
     """All 105 splits of seven cards, in the order of :data:`SPLIT_POSITIONS` (legal or not)."""
     ids = to_ids(seven, 7, what="seven-card hand")
-    return [Setting([ids[i] for i in h], [ids[i] for i in m], ids[lo])
-            for h, m, lo in SPLIT_POSITIONS]
+    return [
+        Setting([ids[i] for i in h], [ids[i] for i in m], ids[lo]) for h, m, lo in SPLIT_POSITIONS
+    ]
 
 
 def is_legal(setting: SettingLike, rules: Rules | None = None) -> bool:

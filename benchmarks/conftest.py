@@ -1,0 +1,18 @@
+import numpy as np
+import pytest
+
+
+def random_hands(n: int, width: int, seed: int = 7) -> np.ndarray:
+    """n rows of ``width`` distinct card ids (0..52), int8."""
+    rng = np.random.default_rng(seed)
+    return np.argsort(rng.random((n, 53)), axis=1)[:, :width].astype(np.int8)
+
+
+@pytest.fixture(scope="session")
+def hands4() -> np.ndarray:
+    return random_hands(2_000_000, 4)
+
+
+@pytest.fixture(scope="session")
+def hands7() -> np.ndarray:
+    return random_hands(200_000, 7)

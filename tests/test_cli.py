@@ -1,0 +1,79 @@
+"""The command line, through main() and through a real subprocess."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from asiapoker.cli import main
+
+
+def run(*argv):
+    return main(list(argv))
+
+
+def test_rank(capsys):
+    assert run("rank", "As", "2s", "3s", "Jk") == 0
+    assert "Straight flush, A-2-3-4 of spades" in capsys.readouterr().out
+
+
+def test_rank_json_names_the_rules(capsys):
+    assert run("rank", "--json", "--a234", "low", "As 2s 3s 4s") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["category"] == "straight flush" and data["rules"]["a234"] == "low"
+
+
+def test_splits(capsys):
+    assert run("splits", "--json", "As Kd 7h 7c Jk 2s 9d") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert all(row["legal"] for row in data["splits"]) and 0 < len(data["splits"]) < 105
+    assert run("splits", "--all", "As Kd 7h 7c Jk 2s 9d") == 0
+    assert "FOUL" in capsys.readouterr().out
+
+
+def test_settle(capsys):
+    assert (
+        run(
+            "settle", "--player", "As Ks Qs Js | 7h 7d | 2c", "--dealer", "9c 9d 4h 4s | Ad Qc | Kh"
+        )
+        == 0
+    )
+    assert "result: win (+1)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["rank", "Xs"], "Xs"),
+        (["rank", "As", "As"], "As"),
+        (["splits", "As Ks"], "7 cards"),
+        (
+            ["settle", "--player", "As Ks Qs | 7h 7d | 2c", "--dealer", "9c 9d 4h 4s | Ad Qc | Kh"],
+            "high hand",
+        ),
+        (
+            ["settle", "--player", "As Ks Qs Js | 7h 7d | 2c", "--dealer", "9c 9d 4h 4s | Ad Qc"],
+            "three hands",
+        ),
+        (["rank", "--pays", "0.5", "As"], "pays"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(capsys, argv, needle):
+    assert run(*argv) == 2
+    err = capsys.readouterr().err
+    assert needle in err and err.count("\n") == 1
+
+
+def test_python_dash_m():
+    out = subprocess.run(
+        [sys.executable, "-m", "asiapoker", "rank", "Jk", "Ah"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "Pair of aces" in out.stdout
+    bad = subprocess.run(
+        [sys.executable, "-m", "asiapoker", "rank", "Jk", "JK"], capture_output=True, text=True
+    )
+    assert bad.returncode == 2 and "joker" in bad.stderr
