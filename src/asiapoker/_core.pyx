@@ -17,7 +17,7 @@ Nothing here validates its input except the batch kernels, which check every id 
 duplicate before they index a table and report the first bad row to the Python layer.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
 
 import numpy as np
 
@@ -364,3 +364,419 @@ def table_view(int size, int low):
         arr = np.array([S1[i] for i in range(NCARDS)], dtype=np.int32)
     arr.setflags(write=False)
     return arr
+
+
+# ---------------------------------------------------------------------------------------------
+# house ways (SPEC 5)
+# ---------------------------------------------------------------------------------------------
+# A way is (kind, o0, o1, o2): kind 0 = priority over (o0, o1, o2), indexes into
+# (high, medium, low); kind 1 = "classic" (SPEC 5.4), medium-first over the allowed settings.
+# Hands are first sorted by id, so rank groups are runs of positions (the joker, id 52, ends
+# the aces' run); ALLOWED[run pattern] is the 105-bit set of splits SPEC 5.4 (a)-(d) allow.
+
+cdef uint64_t ALLOWED[64][2]
+cdef uint8_t SPLIT_PART[NSPLITS][7]    # 0 high, 1 medium, 2 low, by position
+
+
+cdef void build_allowed() noexcept nogil:
+    cdef int k, p, code, g, ng, i, nh, nm, big, lower_big
+    cdef int start[7]
+    cdef int size[7]
+    cdef bint ok, same
+    for k in range(NSPLITS):
+        for p in range(7):
+            SPLIT_PART[k][p] = 0
+        for p in range(2):
+            SPLIT_PART[k][PAIR_POS[SPLIT_M[k]][p]] = 1
+        SPLIT_PART[k][SPLIT_L[k]] = 2
+    for code in range(64):
+        ng = 0
+        start[0] = 0
+        for p in range(7):
+            if p == 0 or (code >> (p - 1)) & 1:
+                start[ng] = p
+                size[ng] = 0
+                ng += 1
+            size[ng - 1] += 1
+        big = 0
+        lower_big = -1
+        for g in range(ng):
+            if size[g] >= 3:
+                big += 1
+                if lower_big < 0:
+                    lower_big = g
+        ALLOWED[code][0] = 0
+        ALLOWED[code][1] = 0
+        for k in range(NSPLITS):
+            ok = True
+            for g in range(ng):
+                if size[g] < 2 or size[g] >= 5 or (big >= 2 and g == lower_big):
+                    continue
+                nh = 0
+                nm = 0
+                same = True
+                for i in range(start[g], start[g] + size[g]):
+                    nh += SPLIT_PART[k][i] == 0
+                    nm += SPLIT_PART[k][i] == 1
+                    if SPLIT_PART[k][i] != SPLIT_PART[k][start[g]]:
+                        same = False
+                if size[g] == 4:
+                    ok = ok and (nh == 4 or (nh == 2 and nm == 2))
+                else:
+                    ok = ok and same
+            if ok:
+                ALLOWED[code][k >> 6] |= (<uint64_t>1) << (k & 63)
+
+
+build_allowed()
+
+
+cdef inline void sort7(int* c) noexcept nogil:
+    cdef int i, j, t
+    for i in range(1, 7):
+        t = c[i]
+        j = i - 1
+        while j >= 0 and c[j] > t:
+            c[j + 1] = c[j]
+            j -= 1
+        c[j + 1] = t
+
+
+cdef int choose(const int* c, int low, int kind, int o0, int o1, int o2,
+                int32_t* hml) noexcept nogil:
+    """The house way's split (an index into the splits of ``c``, which is sorted ascending);
+    writes its (high, medium, low) strengths to ``hml``.  Ties: the first split in order."""
+    cdef int32_t h35[35]
+    cdef int32_t m21[21]
+    cdef int32_t l7[7]
+    cdef int32_t s[3]
+    cdef int k, code, p, best_k = -1, rnd
+    cdef uint64_t key, best = 0
+    seven_parts(c, low, h35, m21, l7)
+    if kind == 1:
+        o0 = 1
+        o1 = 2
+        o2 = 0
+        code = 0
+        for p in range(6):
+            if rank_of(c[p]) != rank_of(c[p + 1]):
+                code |= 1 << p
+    for rnd in range(2):
+        if rnd == 1 and (kind != 1 or best_k >= 0):
+            break
+        for k in range(NSPLITS):
+            if kind == 1 and rnd == 0 and not (ALLOWED[code][k >> 6] >> (k & 63)) & 1:
+                continue
+            s[0] = h35[SPLIT_Q[k]]
+            s[1] = m21[SPLIT_M[k]]
+            s[2] = l7[SPLIT_L[k]]
+            if s[0] > s[1] and s[1] > s[2]:
+                key = ((<uint64_t>s[o0]) << 40) | ((<uint64_t>s[o1]) << 20) | (<uint64_t>s[o2])
+                if key > best:
+                    best = key
+                    best_k = k
+    if best_k >= 0:
+        hml[0] = h35[SPLIT_Q[best_k]]
+        hml[1] = m21[SPLIT_M[best_k]]
+        hml[2] = l7[SPLIT_L[best_k]]
+    return best_k
+
+
+def choose_one(tuple ids, int low, int kind, int o0, int o1, int o2):
+    """(split index into the SORTED ids, (h, m, l)) for seven checked ids."""
+    cdef int c[7]
+    cdef int32_t hml[3]
+    cdef int k
+    for k in range(7):
+        c[k] = ids[k]
+    sort7(c)
+    k = choose(c, low, kind, o0, o1, o2, hml)
+    return k, (hml[0], hml[1], hml[2])
+
+
+def house_way_kernel(card_t[:, ::1] hands, int low, int kind, int o0, int o1, int o2,
+                     int32_t[:, ::1] out):
+    """Fill ``out`` (n x 3) with the house way's (high, medium, low) strengths of n seven-card
+    rows; returns the first bad row (nothing trusted in ``out``) or -1."""
+    cdef Py_ssize_t i, bad
+    cdef int k
+    cdef int c[7]
+    cdef int32_t hml[3]
+    with nogil:
+        bad = check_rows(hands)
+        if bad < 0:
+            for i in range(hands.shape[0]):
+                for k in range(7):
+                    c[k] = hands[i, k]
+                sort7(c)
+                choose(c, low, kind, o0, o1, o2, hml)
+                out[i, 0] = hml[0]
+                out[i, 1] = hml[1]
+                out[i, 2] = hml[2]
+    return bad
+
+
+# ---------------------------------------------------------------------------------------------
+# the exact solver
+# ---------------------------------------------------------------------------------------------
+# The dealer's (high, medium, low) strengths depend on its rank multiset alone unless a suit
+# holds 4+ of its cards (3+ with the joker).  A DealerModel holds, for one house way and rule
+# set, the triple of every rank class and the exact correction of every flush-capable class
+# (suit s holds exactly the ranks F, the other cards have ranks O in the other suits); built by
+# asiapoker.solver.  For a player hand the dealer's distribution over the triples is counted
+# with binomials of the cards left, and the two-of-three counts come from one sweep over the
+# triples in high-strength order with 2D prefix sums over (medium, low).
+
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+
+cdef enum:
+    NM = 91          # distinct medium strengths
+    NL = 13          # distinct low strengths
+
+
+cdef class DealerModel:
+    """Class tables of one house way and rule set (built by asiapoker.solver)."""
+    cdef readonly int low
+    cdef readonly Py_ssize_t n_triples
+    cdef int32_t[::1] tr_h
+    cdef int16_t[::1] tr_md
+    cdef int8_t[::1] tr_ld
+    cdef uint8_t[:, ::1] rk_counts      # n x 13 rank counts of the non-joker cards
+    cdef uint8_t[::1] rk_joker
+    cdef int32_t[::1] rk_tid
+    cdef uint16_t[::1] sg_f
+    cdef uint8_t[:, ::1] sg_o           # n x 3 (rank, count) pairs packed as rank*4+count
+    cdef uint8_t[::1] sg_joker
+    cdef int32_t[:, ::1] sg_tid         # n x 2: (+true, -rank-only)
+    cdef uint16_t[::1] db_f1
+    cdef uint16_t[::1] db_f2
+    cdef int32_t[:, ::1] db_tid         # n x 4: (+true, -single1, -single2, +rank-only)
+    cdef int32_t[::1] mvals
+    cdef int32_t[::1] lvals
+
+    def __init__(self, int low, tr_h, tr_md, tr_ld, rk_counts, rk_joker, rk_tid,
+                 sg_f, sg_o, sg_joker, sg_tid, db_f1, db_f2, db_tid, mvals, lvals):
+        self.low = low
+        self.n_triples = len(tr_h)
+        self.tr_h = tr_h
+        self.tr_md = tr_md
+        self.tr_ld = tr_ld
+        self.rk_counts = rk_counts
+        self.rk_joker = rk_joker
+        self.rk_tid = rk_tid
+        self.sg_f = sg_f
+        self.sg_o = sg_o
+        self.sg_joker = sg_joker
+        self.sg_tid = sg_tid
+        self.db_f1 = db_f1
+        self.db_f2 = db_f2
+        self.db_tid = db_tid
+        self.mvals = mvals
+        self.lvals = lvals
+
+    cdef void distribution(self, const int* player, int64_t* dist) noexcept nogil:
+        """dist[t] = number of dealer hands from the 46 other cards whose triple is t."""
+        cdef int avail[13]
+        cdef int avail_in[4][13]
+        cdef int availmask[4]
+        cdef int r, s, s2, i, o, jok = 1
+        cdef Py_ssize_t n
+        cdef int64_t cnt
+        cdef uint16_t f
+        for r in range(13):
+            avail[r] = 4
+            for s in range(4):
+                avail_in[s][r] = 1
+        for i in range(7):
+            if player[i] == JOKER:
+                jok = 0
+            else:
+                avail[player[i] >> 2] -= 1
+                avail_in[player[i] & 3][player[i] >> 2] = 0
+        for s in range(4):
+            availmask[s] = 0
+            for r in range(13):
+                availmask[s] |= avail_in[s][r] << r
+        memset(dist, 0, self.n_triples * sizeof(int64_t))
+        for n in range(self.rk_tid.shape[0]):
+            if self.rk_joker[n] and not jok:
+                continue
+            cnt = 1
+            for r in range(13):
+                if self.rk_counts[n, r]:
+                    cnt *= BINOM[avail[r]][self.rk_counts[n, r]]
+                    if cnt == 0:
+                        break
+            dist[self.rk_tid[n]] += cnt
+        for s in range(4):
+            for n in range(self.sg_f.shape[0]):
+                f = self.sg_f[n]
+                if (f & ~availmask[s]) or (self.sg_joker[n] and not jok):
+                    continue
+                cnt = 1
+                for i in range(3):
+                    o = self.sg_o[n, i]
+                    if o & 3:
+                        r = o >> 2
+                        cnt *= BINOM[avail[r] - avail_in[s][r]][o & 3]
+                if cnt:
+                    dist[self.sg_tid[n, 0]] += cnt
+                    dist[self.sg_tid[n, 1]] -= cnt
+        if jok:
+            for s in range(4):
+                for s2 in range(s + 1, 4):
+                    for n in range(self.db_f1.shape[0]):
+                        if (self.db_f1[n] & ~availmask[s]) or (self.db_f2[n] & ~availmask[s2]):
+                            continue
+                        dist[self.db_tid[n, 0]] += 1
+                        dist[self.db_tid[n, 1]] -= 1
+                        dist[self.db_tid[n, 2]] -= 1
+                        dist[self.db_tid[n, 3]] += 1
+
+    cdef void wins(self, const int* player, const int64_t* dist, int64_t* out) noexcept nogil:
+        """out[k] = dealer hands that split k of ``player`` beats on two hands of three
+        (0 for a foul)."""
+        cdef int32_t h35[35]
+        cdef int32_t m21[21]
+        cdef int32_t l7[7]
+        cdef int order[35]
+        cdef int64_t A[(NM + 1) * (NL + 1)]
+        cdef int64_t PA[(NM + 1) * (NL + 1)]
+        cdef int64_t PB[(NM + 1) * (NL + 1)]
+        cdef int64_t row
+        cdef int i, j, q, t, k, mi, li, qi
+        cdef int32_t h, m, l
+        cdef Py_ssize_t p = 0
+        seven_parts(player, self.low, h35, m21, l7)
+        for q in range(35):                    # the 35 high hands, weakest first
+            order[q] = q
+        for i in range(1, 35):
+            t = order[i]
+            j = i - 1
+            while j >= 0 and h35[order[j]] > h35[t]:
+                order[j + 1] = order[j]
+                j -= 1
+            order[j + 1] = t
+        memset(A, 0, sizeof(A))
+        # PB: every dealer hand, by (medium, low)
+        for p in range(self.n_triples):
+            A[(self.tr_md[p] + 1) * (NL + 1) + self.tr_ld[p] + 1] += dist[p]
+        prefix2d(A, PB)
+        memset(A, 0, sizeof(A))
+        p = 0
+        for qi in range(35):
+            q = order[qi]
+            h = h35[q]
+            while p < self.n_triples and self.tr_h[p] < h:
+                A[(self.tr_md[p] + 1) * (NL + 1) + self.tr_ld[p] + 1] += dist[p]
+                p += 1
+            prefix2d(A, PA)
+            for k in range(3 * q, 3 * q + 3):
+                m = m21[SPLIT_M[k]]
+                l = l7[SPLIT_L[k]]
+                if not (h > m and m > l):
+                    out[k] = 0
+                    continue
+                mi = 0
+                while mi < NM and self.mvals[mi] < m:
+                    mi += 1
+                li = 0
+                while li < NL and self.lvals[li] < l:
+                    li += 1
+                # P[x][y] = dealer hands with medium index < x and low index < y
+                out[k] = (PA[mi * (NL + 1) + NL] + PA[NM * (NL + 1) + li]
+                          + PB[mi * (NL + 1) + li] - 2 * PA[mi * (NL + 1) + li])
+
+    def solve_rows(self, card_t[:, ::1] hands, int64_t[:, ::1] out, int64_t[::1] totals):
+        """Wins of all 105 splits for each row (checked ids), and each row's dealer total;
+        releases the GIL.  Returns the first bad row or -1."""
+        cdef Py_ssize_t i, t, bad
+        cdef int c[7]
+        cdef int k
+        cdef int64_t* dist
+        cdef int64_t tot
+        with nogil:
+            bad = check_rows(hands)
+            if bad < 0:
+                dist = <int64_t*>calloc(self.n_triples, sizeof(int64_t))
+                for i in range(hands.shape[0]):
+                    for k in range(7):
+                        c[k] = hands[i, k]
+                    self.distribution(c, dist)
+                    tot = 0
+                    for t in range(self.n_triples):
+                        tot += dist[t]
+                    totals[i] = tot
+                    self.wins(c, dist, &out[i, 0])
+                free(dist)
+        return bad
+
+    def dealer_distribution(self, tuple ids):
+        """(high, medium, low, count) arrays of the dealer's triples against seven checked ids
+        (zero counts dropped); for tests and analysis."""
+        cdef int c[7]
+        cdef int k
+        for k in range(7):
+            c[k] = ids[k]
+        counts = np.zeros(self.n_triples, dtype=np.int64)
+        cdef int64_t[::1] cv = counts
+        self.distribution(c, &cv[0])
+        return counts
+
+
+cdef inline void prefix2d(const int64_t* a, int64_t* p) noexcept nogil:
+    """p[x][y] = sum of a[i][j] for i < x, j < y, where a is stored shifted by one (row and
+    column 0 are zero): p is the inclusive prefix of a."""
+    cdef int x, y
+    cdef int64_t run
+    for y in range(NL + 1):
+        p[y] = 0
+    for x in range(1, NM + 1):
+        run = 0
+        p[x * (NL + 1)] = 0
+        for y in range(1, NL + 1):
+            run += a[x * (NL + 1) + y]
+            p[x * (NL + 1) + y] = p[(x - 1) * (NL + 1) + y] + run
+
+
+def enumerate_dealer(tuple player, int low, int kind, int o0, int o1, int o2,
+                     int32_t[::1] dense_h, int n_h, int32_t[::1] dense_m):
+    """Reference path: walk every 7-card dealer hand from the 46 cards the player does not
+    hold, one by one, set it by the house way and histogram the dealer's (high, medium, low)
+    strengths as hist[dense high, dense medium, low rank].  Returns (total, hist)."""
+    cdef int rest[46]
+    cdef int c[7]
+    cdef int idx[7]
+    cdef int32_t hml[3]
+    cdef int i, j, n = 0, d
+    cdef int64_t total = 0
+    cdef bint taken
+    for i in range(53):
+        taken = False
+        for j in range(7):
+            if player[j] == i:
+                taken = True
+        if not taken:
+            rest[n] = i
+            n += 1
+    hist = np.zeros((n_h, NM, NL), dtype=np.int64)
+    cdef int64_t[:, :, ::1] hv = hist
+    with nogil:
+        for j in range(7):
+            idx[j] = j
+        while True:
+            for j in range(7):
+                c[j] = rest[idx[j]]
+            choose(c, low, kind, o0, o1, o2, hml)
+            hv[dense_h[hml[0]], dense_m[hml[1]], (hml[2] >> 12) - 1] += 1
+            total += 1
+            j = 6
+            while j >= 0 and idx[j] == n - 7 + j:
+                j -= 1
+            if j < 0:
+                break
+            idx[j] += 1
+            for d in range(j + 1, 7):
+                idx[d] = idx[d - 1] + 1
+    return total, hist

@@ -1,0 +1,178 @@
+"""House ways: how the dealer sets seven cards (SPEC 5).
+
+Built-in ways run in the compiled core:
+
+- ``"classic"`` (the default, SPEC 5.4): pairs stay together, two pairs split high/medium,
+  three pairs put the top pair medium, quads split 2 + 2, ... then the best medium hand.
+- priority ways (SPEC 5.3): ``"medium-first"`` (medium, then low, then high),
+  ``"high-first"`` (high, medium, low), or any order, e.g. ``HouseWay.priority("low",
+  "medium", "high")``, also named ``"low-medium-high"``.
+
+Ties left after the priority (equal strengths in all three hands, SPEC 5.5) go to the first
+split, in :data:`~asiapoker.SPLIT_POSITIONS` order, of the seven cards sorted by id.
+
+>>> str(house_way("Kc Kd Jh Js 7c 7d 2s"))
+'Js Jh 7d 7c | Kd Kc | 2s'
+>>> HouseWay.named("mystery")
+Traceback (most recent call last):
+...
+asiapoker.errors.HouseWayError: unknown house way 'mystery' (built in: classic, medium-first, \
+high-first, or an order such as 'low-medium-high')
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from .cards import CardsLike, card_of, to_ids
+from .errors import HouseWayError
+from .ranks import CATEGORIES, as_card_array, bad_row_error
+from .rules import Rules, resolve
+from .setting import SPLIT_POSITIONS, Setting
+
+__all__ = ["HouseWay", "WayLike", "dealer_strengths", "house_way"]
+
+_HANDS = ("high", "medium", "low")
+_ALIASES = {"medium-first": ("medium", "low", "high"), "high-first": ("high", "medium", "low")}
+
+
+class HouseWay:
+    """A house way: a rule that sets any seven cards to one legal setting.
+
+    Make one with :meth:`named` or :meth:`priority`; ``str(way)`` is its name.
+    """
+
+    __slots__ = ("_code", "description", "name")
+
+    def __init__(self, name: str, code: tuple[int, int, int, int], description: str) -> None:
+        self.name = name
+        self.description = description
+        self._code = code
+
+    @classmethod
+    def named(cls, name: str) -> HouseWay:
+        """A built-in way by name: ``classic``, ``medium-first``, ``high-first`` or an order
+        such as ``low-medium-high``."""
+        if isinstance(name, HouseWay):
+            return name
+        if not isinstance(name, str):
+            raise HouseWayError(f"a house way is a name or a HouseWay, got {name!r}")
+        key = name.strip().lower()
+        if key == "classic":
+            return CLASSIC
+        order = _ALIASES.get(key) or tuple(key.split("-"))
+        if len(order) == 3 and sorted(order) == sorted(_HANDS):
+            return cls.priority(*order)
+        raise HouseWayError(
+            f"unknown house way {name!r} (built in: classic, medium-first, high-first, "
+            "or an order such as 'low-medium-high')"
+        )
+
+    @classmethod
+    def priority(cls, *order: str) -> HouseWay:
+        """The priority way (SPEC 5.3) that maximises the hands in this order, e.g.
+        ``priority("medium", "low", "high")``."""
+        if len(order) != 3 or sorted(order) != sorted(_HANDS):
+            raise HouseWayError(f"a priority is an order of high, medium, low; got {order!r}")
+        idx = tuple(_HANDS.index(h) for h in order)
+        name = next((a for a, o in _ALIASES.items() if o == order), "-".join(order))
+        return cls(name, (0, *idx), f"the legal setting with the best {', then '.join(order)} "
+                   "hand")
+
+    def set(self, seven: CardsLike, rules: Rules | None = None) -> Setting:
+        """The setting this way gives seven cards."""
+        return self._set(to_ids(seven, 7, what="seven-card hand"), resolve(rules))[0]
+
+    def _set(self, ids: tuple[int, ...], rules: Rules) -> tuple[Setting, tuple[int, int, int]]:
+        k, hml = _core.choose_one(ids, rules.low, *self._code)
+        if k < 0:  # pragma: no cover - every seven cards have a legal setting
+            raise HouseWayError(f"no legal setting for {ids}")
+        s = sorted(ids)
+        h, m, lo = SPLIT_POSITIONS[k]
+        high = sorted((s[i] for i in h), reverse=True)
+        return Setting(high, sorted((s[i] for i in m), reverse=True), s[lo]), hml
+
+    def explain(self, seven: CardsLike, rules: Rules | None = None) -> tuple[Setting, str]:
+        """The setting and a short reason a dealer could read."""
+        ids = to_ids(seven, 7, what="seven-card hand")
+        setting, hml = self._set(ids, resolve(rules))
+        return setting, f"{_shape(ids)}: {_placement(setting, hml)} ({self.name})"
+
+    def __repr__(self) -> str:
+        return f"HouseWay.named({self.name!r})"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HouseWay) and other._code == self._code
+
+    def __hash__(self) -> int:
+        return hash(self._code)
+
+
+CLASSIC = HouseWay(
+    "classic", (1, 1, 2, 0),
+    "pairs, trips and quads kept together (quads may split 2 + 2 high/medium), "
+    "then the best medium, low and high hand (SPEC 5.4)",
+)
+
+WayLike: TypeAlias = HouseWay | str
+
+
+def resolve_way(way: WayLike | None) -> HouseWay:
+    """A :class:`HouseWay` from a name, a way, or None (classic)."""
+    return CLASSIC if way is None else HouseWay.named(way)  # type: ignore[arg-type]
+
+
+def house_way(seven: CardsLike, way: WayLike = "classic", rules: Rules | None = None) -> Setting:
+    """The dealer's setting of seven cards under ``way`` (a name or a :class:`HouseWay`)."""
+    return resolve_way(way).set(seven, rules)
+
+
+def dealer_strengths(hands: Any, way: WayLike = "classic",
+                     rules: Rules | None = None) -> npt.NDArray[np.int32]:
+    """The house way's (high, medium, low) strengths for an n x 7 array of card ids: an
+    n x 3 int32 array, computed in the core with the GIL released."""
+    w = resolve_way(way)
+    low = resolve(rules).low
+    arr = as_card_array(hands, 7, "hands")
+    out = np.empty((arr.shape[0], 3), dtype=np.int32)
+    bad = _core.house_way_kernel(arr, low, *w._code, out)
+    if bad >= 0:
+        raise bad_row_error(arr, bad, "hands")
+    return out
+
+
+_COUNT_WORDS = {2: "pair", 3: "trips", 4: "quads", 5: "five aces"}
+
+
+def _shape(ids: tuple[int, ...]) -> str:
+    sizes = sorted((n for n in Counter(12 if i == 52 else i >> 2 for i in ids).values()
+                    if n >= 2), reverse=True)
+    if not sizes:
+        return "no pair"
+    names = [_COUNT_WORDS[n] for n in sizes]
+    counted = Counter(names)
+    parts = []
+    for name in dict.fromkeys(names):
+        n = counted[name]
+        plural = {"pair": "pairs", "trips": "trips", "quads": "quads"}.get(name, name)
+        parts.append(f"{ {1: 'one', 2: 'two', 3: 'three'}[n]} {plural if n > 1 else name}"
+                     if name == "pair" or n > 1 else name)
+    return " + ".join(parts)
+
+
+def _placement(setting: Setting, hml: tuple[int, int, int]) -> str:
+    words = []
+    for part, strength, name in zip((setting.high, setting.medium, setting.low), hml, _HANDS,
+                                    strict=True):
+        cat = CATEGORIES[strength >> 16]
+        text = " ".join(str(card_of(int(c))) for c in part)
+        words.append(f"{name} {text} ({cat})")
+    return ", ".join(words)
