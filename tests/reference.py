@@ -160,3 +160,52 @@ def all_splits(seven: list[str]):
         rest = [c for c in seven if c not in high]
         for low in rest:
             yield list(high), [c for c in rest if c != low], [low]
+
+
+# --- house ways (SPEC 5), by brute force over all 105 splits -------------------------------
+
+HANDS = ("high", "medium", "low")
+
+
+def _rank_groups(seven: list[str]) -> list[list[str]]:
+    """Cards grouped by rank, the joker in the aces' group (SPEC 5.4)."""
+    groups: dict[int, list[str]] = {}
+    for c in seven:
+        groups.setdefault(rank_value(c), []).append(c)
+    return [groups[r] for r in sorted(groups)]
+
+
+def classic_allows(high: list[str], medium: list[str], low: list[str]) -> bool:
+    """SPEC 5.4 (a)-(d) for a legal setting."""
+    seven = high + medium + low
+    groups = _rank_groups(seven)
+    big = [g for g in groups if len(g) >= 3]
+    exempt = big[0] if len(big) >= 2 else None        # groups are in ascending rank order
+    for g in groups:
+        if g is exempt:
+            continue
+        where = ["high" if c in high else "medium" if c in medium else "low" for c in g]
+        if len(g) in (2, 3) and len(set(where)) != 1:
+            return False
+        if len(g) == 4 and not (where.count("high") == 4
+                                or (where.count("high") == 2 and where.count("medium") == 2)):
+            return False
+    return True
+
+
+def house_way_values(seven: list[str], way: str, a234: str = "high", value_of=None):
+    """The (high, medium, low) values the house way gives seven cards: the best legal
+    (and, for "classic", allowed) setting in the way's priority order."""
+    value_of = value_of or value
+    order = {"classic": ("medium", "low", "high"), "medium-first": ("medium", "low", "high"),
+             "high-first": ("high", "medium", "low")}.get(way) or tuple(way.split("-"))
+    candidates = []
+    for high, medium, low in all_splits(seven):
+        vals = (value_of(high, a234), value_of(medium, a234), value_of(low, a234))
+        if vals[0] > vals[1] > vals[2]:
+            allowed = way != "classic" or classic_allows(high, medium, low)
+            candidates.append((allowed, vals))
+    if way == "classic" and any(a for a, _ in candidates):
+        candidates = [c for c in candidates if c[0]]
+    best = max(candidates, key=lambda c: tuple(c[1][HANDS.index(h)] for h in order))
+    return best[1]

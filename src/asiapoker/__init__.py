@@ -17,6 +17,7 @@ from .errors import (
     IllegalSettingError,
     RuleError,
 )
+from .house_way import HouseWay, dealer_strengths, house_way
 from .ranks import CATEGORIES, HandRank, rank, strengths
 from .rules import Rules
 from .setting import (
@@ -28,6 +29,7 @@ from .setting import (
     settle,
     splits,
 )
+from .solver import BatchSolution, SettingResult, Solution, solve, solve_many
 
 __version__ = "0.1.0"
 
@@ -36,23 +38,31 @@ __all__ = [
     "JOKER",
     "SPLIT_POSITIONS",
     "AsiaPokerError",
+    "BatchSolution",
     "Card",
     "CardError",
     "DuplicateCardError",
     "HandRank",
     "HandSizeError",
+    "HouseWay",
     "HouseWayError",
     "IllegalSettingError",
     "Outcome",
     "RuleError",
     "Rules",
     "Setting",
+    "SettingResult",
+    "Solution",
+    "dealer_strengths",
     "deck",
+    "house_way",
     "is_legal",
     "legal_splits",
     "parse_cards",
     "rank",
     "settle",
+    "solve",
+    "solve_many",
     "splits",
     "strengths",
 ]

@@ -1,0 +1,174 @@
+"""The exact solver (issue 4): fast path against the enumerating reference path, against an
+independent Monte Carlo through tests/reference.py, invariants, bad input."""
+
+import math
+from functools import cache
+
+import numpy as np
+import pytest
+
+from asiapoker import (
+    AsiaPokerError,
+    DuplicateCardError,
+    HandSizeError,
+    HouseWayError,
+    Rules,
+    is_legal,
+    solve,
+    solve_many,
+)
+from asiapoker.solver import DEALER_HANDS
+from tests import reference as ref
+
+ENUMERATED = [
+    ("As Kd 7h 7c Jk 2s 9d", "classic", "high"),      # the joker
+    ("Ah 2h 3h 4d Td Tc 8s", "classic", "low"),       # A-2-3-4 ranked low
+    ("Kc Qd 9h 9s 5c 5d 2h", "high-first", "high"),   # a priority way
+]
+
+
+def _wins(solution):
+    return sorted((r.index, r.wins, r.legal) for r in solution.settings)
+
+
+@pytest.mark.parametrize(("hand", "way", "a234"), ENUMERATED)
+def test_fast_equals_enumerate(hand, way, a234):
+    rules = Rules(a234=a234)
+    fast = solve(hand, way, rules)
+    slow = solve(hand, way, rules, method="enumerate")
+    assert slow.total == fast.total == DEALER_HANDS == math.comb(46, 7)
+    assert _wins(fast) == _wins(slow)
+
+
+@pytest.mark.slow
+def test_fast_equals_enumerate_on_30_hands():
+    rng = np.random.default_rng(30)
+    hands = np.argsort(rng.random((30, 53)), axis=1)[:, :7]
+    hands[:8, 0] = np.where((hands[:8] == 52).any(1), hands[:8, 0], 52)
+    for i, row in enumerate(hands.tolist()):
+        rules = Rules(a234="low" if i % 3 == 2 else "high")
+        way = ("classic", "medium-first", "high-first")[i % 3]
+        assert _wins(solve(row, way, rules)) == _wins(solve(row, way, rules, "enumerate")), row
+
+
+@cache
+def _value(cards, a234):
+    return ref.value(list(cards), a234)
+
+
+def cached_value(cards, a234):
+    return _value(tuple(sorted(cards)), a234)
+
+
+def test_monte_carlo_agrees_within_four_standard_errors(rng):
+    """Dealer hands sampled independently, set by the reference's own brute-force house way
+    and settled by the reference's rules."""
+    seven = "Qs Jd 8h 8c 6s 4d 3c"
+    sol = solve(seven)
+    player = [str(c) for c in sol.cards]
+    rest = [c for c in ref.DECK if c not in player]
+    picks = [sol.best, sol.house_way_result, next(r for r in sol.settings[40:] if r.legal)]
+    n = 1500
+    wins = [0] * len(picks)
+    for _ in range(n):
+        dealer = [rest[i] for i in rng.choice(len(rest), 7, replace=False)]
+        dv = ref.house_way_values(dealer, "classic", "high", cached_value)
+        for j, pick in enumerate(picks):
+            s = pick.setting
+            pv = [cached_value([str(c) for c in part], "high")
+                  for part in (s.high, s.medium, s.low)]
+            wins[j] += sum(p > d for p, d in zip(pv, dv, strict=True)) >= 2
+    for pick, w in zip(picks, wins, strict=True):
+        p = pick.p_win
+        se = math.sqrt(p * (1 - p) / n)
+        assert abs(w / n - p) <= 4 * se + 1e-9, (str(pick.setting), w / n, p)
+
+
+def test_invariants(rng):
+    for _ in range(6):
+        seven = rng.choice(53, 7, replace=False).tolist()
+        sol = solve(seven)
+        evs = [r.ev for r in sol.settings]
+        assert all(-1 <= e <= 1 for e in evs)
+        assert evs == sorted(evs, reverse=True)
+        assert sol.best.legal and is_legal(sol.best.setting)
+        for r in sol.settings:
+            if not r.legal:
+                assert r.wins == 0 and r.ev == -1
+        assert sol.house_way_cost >= 0
+        assert sol.house_way_result.legal
+        assert sum(1 for r in sol.settings) == 105
+        assert "classic" in sol.describe() and "a234=high" in sol.describe()
+
+
+def test_suit_permuted_hands_give_identical_results(rng):
+    for _ in range(4):
+        seven = rng.choice(53, 7, replace=False).tolist()
+        perm = rng.permutation(4)
+        other = [c if c == 52 else c // 4 * 4 + perm[c % 4] for c in seven]
+        a, b = solve(seven), solve(other)
+        assert _wins(a) == _wins(b)
+
+
+def test_dealer_distribution_always_sums_to_c46_7(rng):
+    from asiapoker.house_way import CLASSIC
+    from asiapoker.solver import model
+
+    for a234 in ("high", "low"):
+        m = model(CLASSIC, Rules(a234=a234))
+        for _ in range(50):
+            seven = tuple(rng.choice(53, 7, replace=False).tolist())
+            dist = m.dealer_distribution(seven)
+            assert dist.sum() == DEALER_HANDS and dist.min() >= 0
+
+
+def test_solve_many_equals_solve(rng):
+    hands = np.argsort(rng.random((12, 53)), axis=1)[:, :7]
+    for workers in (1, 2):
+        many = solve_many(hands, workers=workers)
+        for i, row in enumerate(hands.tolist()):
+            sol = solve(row)
+            wins = [0] * 105
+            for r in sol.settings:
+                wins[r.index] = r.wins
+            assert many.wins[i].tolist() == wins
+            assert many.best[i] == sol.best.index
+            for r in sol.settings:
+                if r.legal:
+                    assert many.ev[i, r.index] == pytest.approx(r.ev, abs=0)
+                else:
+                    assert np.isnan(many.ev[i, r.index])
+
+
+def test_two_ways_and_rules_live_in_one_process():
+    hand = "Ah 2h 3h 4d Td Tc 8s"
+    a = solve(hand, "classic", Rules(a234="high"))
+    b = solve(hand, "high-first", Rules(a234="low"))
+    c = solve(hand, "classic", Rules(a234="high"))
+    assert _wins(a) == _wins(c) and _wins(a) != _wins(b)
+    assert b.way == "high-first" and b.rules.a234 == "low"
+
+
+def test_pays_changes_ev_not_counts():
+    a = solve("As Kd 7h 7c Jk 2s 9d")
+    b = solve("As Kd 7h 7c Jk 2s 9d", rules=Rules(pays=2))
+    assert _wins(a) == _wins(b)
+    assert b.best.ev == pytest.approx((2 * b.best.wins - (b.total - b.best.wins)) / b.total)
+    assert b.best.ev_exact.denominator
+
+
+def test_bad_input():
+    with pytest.raises(HandSizeError):
+        solve("As Kd 7h 7c Jk 2s")
+    with pytest.raises(DuplicateCardError):
+        solve("As Kd 7h 7c Jk 2s As")
+    with pytest.raises(DuplicateCardError, match="joker"):
+        solve("As Kd 7h 7c Jk 2s JK")
+    with pytest.raises(HouseWayError):
+        solve("As Kd 7h 7c Jk 2s 9d", way="nope")
+    with pytest.raises(AsiaPokerError):
+        solve("As Kd 7h 7c Jk 2s 9d", method="guess")
+    with pytest.raises(AsiaPokerError):
+        solve_many(np.zeros((1, 7), dtype=int))
+    with pytest.raises(AsiaPokerError):
+        solve_many(np.arange(7).reshape(1, 7), workers=0)
