@@ -77,3 +77,35 @@ def test_python_dash_m():
         [sys.executable, "-m", "asiapoker", "rank", "Jk", "JK"], capture_output=True, text=True
     )
     assert bad.returncode == 2 and "joker" in bad.stderr
+
+
+def test_house_way(capsys):
+    assert run("house-way", "--explain", "Kc Kd Jh Js 7c 7d 2s") == 0
+    out = capsys.readouterr().out
+    assert "Kd Kc" in out and "three pairs" in out and "classic" in out
+    assert run("house-way", "--json", "--way", "high-first", "Kc Kd Jh Js 7c 7d 2s") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["way"] == "high-first" and data["medium"] == "Pair of 7s"
+
+
+def test_solve(capsys):
+    assert run("solve", "As Kd 7h 7c Jk 2s 9d") == 0
+    out = capsys.readouterr().out
+    assert "53,524,680" in out and "house way classic" in out and "a234=high" in out
+    assert run("solve", "--json", "--all", "--a234", "low", "As Kd 7h 7c Jk 2s 9d") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["settings"]) == 105 and data["rules"]["a234"] == "low"
+    assert data["best"]["wins"] == max(r["wins"] for r in data["settings"])
+    assert data["house_way_cost"] >= 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [(["solve", "As Kd 7h 7c Jk 2s"], "7 cards"), (["solve", "--way", "x", "As Kd 7h 7c Jk 2s 9d"],
+                                                    "unknown house way"),
+     (["house-way", "As Kd 7h 7c Jk 2s 2s"], "duplicate")],
+)
+def test_solve_and_house_way_bad_input(capsys, argv, needle):
+    assert run(*argv) == 2
+    err = capsys.readouterr().err
+    assert needle in err and err.count("\n") == 1

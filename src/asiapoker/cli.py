@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from .errors import AsiaPokerError
+from .house_way import HouseWay
 from .ranks import rank
 from .rules import Rules
 from .setting import Setting, is_legal, settle, splits
+from .solver import SettingResult, solve
 
 __all__ = ["main"]
 
@@ -106,6 +109,49 @@ def cmd_settle(args: argparse.Namespace) -> None:
     _emit(args, data, "\n".join(lines))
 
 
+def cmd_house_way(args: argparse.Namespace) -> None:
+    rules = _rules(args)
+    way = HouseWay.named(args.way)
+    setting, reason = way.explain(" ".join(args.cards), rules)
+    h, m, lo = setting.ranks(rules)
+    data = {"setting": str(setting), "high": str(h), "medium": str(m), "low": str(lo),
+            "way": way.name, "rules": _rules_json(rules)}
+    text = f"{setting}   [{h} | {m} | {lo}]  (house way {way.name}; {rules.describe()})"
+    if args.explain:
+        data["reason"] = reason
+        text += f"\n{reason}"
+    _emit(args, data, text)
+
+
+def _row_json(r: SettingResult) -> dict[str, Any]:
+    return {"index": r.index, "setting": str(r.setting), "legal": r.legal, "wins": r.wins,
+            "total": r.total, "p_win": r.p_win, "ev": r.ev}
+
+
+def cmd_solve(args: argparse.Namespace) -> None:
+    rules = _rules(args)
+    sol = solve(" ".join(args.cards), args.way, rules)
+    rows = [r for r in sol.settings if r.legal or args.all]
+    if args.json:
+        _emit(args, {"cards": [str(c) for c in sol.cards], "way": sol.way,
+                     "rules": _rules_json(rules), "total": sol.total,
+                     "best": _row_json(sol.best), "house_way": _row_json(sol.house_way_result),
+                     "house_way_cost": sol.house_way_cost,
+                     "settings": [_row_json(r) for r in rows]}, "")
+        return
+    print(f"{' '.join(map(str, sol.cards))}: exact over {sol.total:,} dealer hands "
+          f"(house way {sol.way}; {rules.describe()})")
+    print(f"{'':2} {'high | medium | low':<24} {'hands':<58} {'P(win)':>8} {'EV':>8}")
+    for r in rows:
+        mark = ("*" if r is sol.best else " ") + ("H" if r is sol.house_way_result else " ")
+        h, m, lo = r.setting.ranks(rules)
+        hands = f"{h} | {m} | {lo}"
+        print(f"{mark} {r.setting!s:<24} {hands:<58} {r.p_win:8.4f} {r.ev:+8.4f}")
+    print(f"* best: {sol.best.setting} (EV {sol.ev:+.6f}); H house way: "
+          f"{sol.house_way_setting} (EV {sol.house_way_ev:+.6f}); the house way costs "
+          f"{sol.house_way_cost:.6f} per unit")
+
+
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--json", action="store_true", help="print JSON for programs")
@@ -129,6 +175,16 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--player", required=True, help='"H H H H | M M | L"')
     s.add_argument("--dealer", required=True, help='"H H H H | M M | L"')
     s.set_defaults(func=cmd_settle)
+    s = sub.add_parser("house-way", parents=[common], help="the dealer's setting")
+    s.add_argument("cards", nargs="+", help="seven cards")
+    s.add_argument("--way", default="classic", help="house way name (default classic)")
+    s.add_argument("--explain", action="store_true", help="say why")
+    s.set_defaults(func=cmd_house_way)
+    s = sub.add_parser("solve", parents=[common], help="exact EV of every setting")
+    s.add_argument("cards", nargs="+", help="seven cards")
+    s.add_argument("--way", default="classic", help="the dealer's house way (default classic)")
+    s.add_argument("--all", action="store_true", help="show fouls too")
+    s.set_defaults(func=cmd_solve)
     return p
 
 
@@ -137,7 +193,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         args.func(args)
+        sys.stdout.flush()
     except AsiaPokerError as exc:
         print(f"asiapoker: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # e.g. piped into head: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return 0
