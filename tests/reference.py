@@ -209,3 +209,84 @@ def house_way_values(seven: list[str], way: str, a234: str = "high", value_of=No
         candidates = [c for c in candidates if c[0]]
     best = max(candidates, key=lambda c: tuple(c[1][HANDS.index(h)] for h in order))
     return best[1]
+
+
+# --- the bonus wager (SPEC 4), literally: look for each hand among the cards -----------------
+
+BONUS_PAYS = {   # table A, B, C (SPEC 4.2)
+    "four 8s and three of a kind": (5000, 5000, 5000), "five aces": (800, 800, 800),
+    "royal flush": (200, 200, 200), "natural straight flush": (80, 50, 50),
+    "straight flush with joker": (40, 40, 40), "four of a kind": (30, 30, 25),
+    "9-high": (10, 10, 10), "full house": (5, 5, 5), "flush": (4, 4, 4),
+    "three of a kind": (3, 3, 3), "straight": (2, 2, 2),
+}
+
+
+def _five_in_sequence(values: list[int]) -> bool:
+    s = sorted(set(values))
+    if len(s) != 5:
+        return False
+    return s[-1] - s[0] == 4 or s == [2, 3, 4, 5, 14]
+
+
+def _suited(cards: list[str]) -> bool:
+    return len({c[1] for c in cards}) == 1
+
+
+def bonus_categories(seven: list[str]) -> set[str]:
+    """Every bonus hand the seven cards hold (SPEC 4.2-4.3)."""
+    found = set()
+    naturals = [c for c in seven if c != JOKER]
+    has_joker = JOKER in seven
+    # the joker as an ace: groups of equal rank
+    counts = Counter(rank_value(c) for c in seven)
+    if counts[14] == 5:
+        found.add("five aces")
+    if any(n >= 4 for n in counts.values()):
+        found.add("four of a kind")
+    if any(n >= 3 for n in counts.values()):
+        found.add("three of a kind")
+    if any(n >= 3 and any(m >= 2 for s, m in counts.items() if s != r)
+           for r, n in counts.items()):
+        found.add("full house")
+    if counts[8] == 4 and any(n >= 3 for r, n in counts.items() if r != 8):
+        found.add("four 8s and three of a kind")
+    if not has_joker and sorted(rank_value(c) for c in seven) in (
+            [2, 3, 4, 6, 7, 8, 9], [2, 3, 4, 5, 7, 8, 9]):
+        found.add("9-high")
+    # five-card hands; the joker may stand for any card the hand lacks
+    for five in itertools.combinations(naturals, 5):
+        vals = [rank_value(c) for c in five]
+        if _suited(list(five)):
+            found.add("flush")
+        if _five_in_sequence(vals):
+            found.add("straight")
+        if _suited(list(five)) and _five_in_sequence(vals):
+            found.add("natural straight flush")
+            if sorted(vals) == [10, 11, 12, 13, 14]:
+                found.add("royal flush")
+    if has_joker:
+        for four in itertools.combinations(naturals, 4):
+            for stand_in in ALL_52:
+                if stand_in in naturals:
+                    continue
+                five = [*four, stand_in]
+                vals = [rank_value(c) for c in five]
+                if _suited(five):
+                    found.add("flush")
+                if _five_in_sequence(vals):
+                    found.add("straight")
+                if _suited(five) and _five_in_sequence(vals):
+                    found.add("straight flush with joker")
+                    if sorted(vals) == [10, 11, 12, 13, 14]:
+                        found.add("royal flush")
+    return found
+
+
+def bonus_paid(seven: list[str], table: int = 0) -> tuple[str | None, int]:
+    """(category, odds) of the highest-paying bonus hand, or (None, -1)."""
+    cats = bonus_categories(seven)
+    if not cats:
+        return None, -1
+    best = max(cats, key=lambda c: (BONUS_PAYS[c][table], -list(BONUS_PAYS).index(c)))
+    return best, BONUS_PAYS[best][table]

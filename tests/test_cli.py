@@ -109,3 +109,23 @@ def test_solve_and_house_way_bad_input(capsys, argv, needle):
     assert run(*argv) == 2
     err = capsys.readouterr().err
     assert needle in err and err.count("\n") == 1
+
+
+def test_bonus(capsys):
+    assert run("bonus", "As Ks Qs Js Jk 2d 7h") == 0
+    assert "royal flush: pays 200 to 1 (pay table A)" in capsys.readouterr().out
+    assert run("bonus", "--json", "--table", "b", "Ks Qs Js Ts 9s 2c 2d") == 0
+    assert json.loads(capsys.readouterr().out) == {
+        "category": "natural straight flush", "pays": 50, "table": "B"}
+    assert run("bonus", "Ks Qd 7s 2s 4s 9h 3c") == 0
+    assert "no bonus hand: loses" in capsys.readouterr().out
+
+
+def test_bonus_odds(capsys):
+    assert run("bonus-odds", "--table", "C") == 0
+    out = capsys.readouterr().out
+    assert "154,143,080" in out and "house edge" in out
+    assert run("bonus-odds", "--json") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert sum(r["count"] for r in data["rows"]) == data["total"]
+    assert run("bonus-odds", "--table", "D") == 2

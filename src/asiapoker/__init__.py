@@ -7,9 +7,19 @@ Data flows one way: cards -> strengths -> settings -> outcomes.
 'Flush, A-K-Q-5 of spades'
 """
 
+from .bonus import (
+    BONUS_CATEGORIES,
+    BonusOdds,
+    PayTable,
+    bonus_hand,
+    bonus_hands,
+    bonus_odds,
+    bonus_payout,
+)
 from .cards import JOKER, Card, deck, parse_cards
 from .errors import (
     AsiaPokerError,
+    BonusError,
     CardError,
     DuplicateCardError,
     HandSizeError,
@@ -34,11 +44,14 @@ from .solver import BatchSolution, SettingResult, Solution, solve, solve_many
 __version__ = "0.1.0"
 
 __all__ = [
+    "BONUS_CATEGORIES",
     "CATEGORIES",
     "JOKER",
     "SPLIT_POSITIONS",
     "AsiaPokerError",
     "BatchSolution",
+    "BonusError",
+    "BonusOdds",
     "Card",
     "CardError",
     "DuplicateCardError",
@@ -48,11 +61,16 @@ __all__ = [
     "HouseWayError",
     "IllegalSettingError",
     "Outcome",
+    "PayTable",
     "RuleError",
     "Rules",
     "Setting",
     "SettingResult",
     "Solution",
+    "bonus_hand",
+    "bonus_hands",
+    "bonus_odds",
+    "bonus_payout",
     "dealer_strengths",
     "deck",
     "house_way",

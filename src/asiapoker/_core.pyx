@@ -780,3 +780,130 @@ def enumerate_dealer(tuple player, int low, int kind, int o0, int o1, int o2,
             for d in range(j + 1, 7):
                 idx[d] = idx[d - 1] + 1
     return total, hist
+
+
+# ---------------------------------------------------------------------------------------------
+# the bonus wager (SPEC 4): which seven-card bonus hands seven cards qualify for
+# ---------------------------------------------------------------------------------------------
+# Bit i of a bonus mask is category i of asiapoker.bonus.CATEGORIES: 0 four 8s and three of a
+# kind, 1 five aces, 2 royal flush, 3 natural straight flush, 4 straight flush with joker,
+# 5 four of a kind, 6 9-high, 7 full house, 8 flush, 9 three of a kind, 10 straight.
+# The joker completes straights and flushes (any one missing card) and is otherwise an ace.
+
+cdef int WINDOWS[10]
+cdef int NINE_HIGH_A = (1 << 7) | (1 << 6) | (1 << 5) | (1 << 4) | (1 << 2) | (1 << 1) | 1
+cdef int NINE_HIGH_B = (1 << 7) | (1 << 6) | (1 << 5) | (1 << 3) | (1 << 2) | (1 << 1) | 1
+
+
+cdef void build_windows() noexcept nogil:
+    cdef int w
+    WINDOWS[0] = (1 << 12) | 0xF          # 5-4-3-2-A
+    for w in range(1, 10):
+        WINDOWS[w] = 0x1F << (w - 1)      # 6-5-4-3-2 .. A-K-Q-J-T
+
+
+build_windows()
+
+
+cdef extern from *:
+    int popcount "__builtin_popcount" (unsigned int x) noexcept nogil
+
+
+cdef int bonus_mask(const int* c) noexcept nogil:
+    cdef int cnt[13]
+    cdef int suitmask[4]
+    cdef int r, s, w, i, j = 0, rankmask = 0, mask = 0, have, n, n2 = 0, n3 = 0
+    for r in range(13):
+        cnt[r] = 0
+    for s in range(4):
+        suitmask[s] = 0
+    for i in range(7):
+        if c[i] == JOKER:
+            j = 1
+        else:
+            cnt[c[i] >> 2] += 1
+            suitmask[c[i] & 3] |= 1 << (c[i] >> 2)
+            rankmask |= 1 << (c[i] >> 2)
+    if cnt[12] == 4 and j:
+        mask |= 1 << 1
+    for r in range(13):                      # the joker is an ace for groups
+        n = cnt[r] + (j if r == 12 else 0)
+        n2 += n >= 2
+        n3 += n >= 3
+        if n >= 4:
+            mask |= 1 << 5
+    if n3:
+        mask |= 1 << 9
+        if n2 >= 2:                          # trips and another pair (or trips)
+            mask |= 1 << 7
+        if cnt[6] == 4 and n3 >= 2:          # four 8s and three of a kind
+            mask |= 1 << 0
+    if not j and (rankmask == NINE_HIGH_A or rankmask == NINE_HIGH_B):
+        mask |= 1 << 6
+    for w in range(10):
+        have = popcount(rankmask & WINDOWS[w])
+        if have == 5 or (j and have == 4):
+            mask |= 1 << 10
+        for s in range(4):
+            if popcount(suitmask[s]) + j < 5:
+                continue
+            have = popcount(suitmask[s] & WINDOWS[w])
+            if have == 5:
+                mask |= 1 << 3
+                if w == 9:
+                    mask |= 1 << 2
+            elif j and have == 4:
+                mask |= 1 << 4
+                if w == 9:
+                    mask |= 1 << 2
+    for s in range(4):
+        if popcount(suitmask[s]) + j >= 5:
+            mask |= 1 << 8
+    return mask
+
+
+def bonus_kernel(card_t[:, ::1] hands, int16_t[::1] out):
+    """Fill ``out`` with the bonus masks of n seven-card rows; returns the first bad row or -1."""
+    cdef Py_ssize_t i, bad
+    cdef int k
+    cdef int c[7]
+    with nogil:
+        bad = check_rows(hands)
+        if bad < 0:
+            for i in range(hands.shape[0]):
+                for k in range(7):
+                    c[k] = hands[i, k]
+                out[i] = bonus_mask(c)
+    return bad
+
+
+def bonus_enumerate():
+    """Reference path: the bonus mask of every one of the C(53, 7) hands, one by one, as a
+    histogram over the 2048 masks."""
+    hist = np.zeros(2048, dtype=np.int64)
+    cdef int64_t[::1] hv = hist
+    cdef int c[7]
+    with nogil:
+        c[0] = 0
+        while c[0] < 47:
+            c[1] = c[0] + 1
+            while c[1] < 48:
+                c[2] = c[1] + 1
+                while c[2] < 49:
+                    c[3] = c[2] + 1
+                    while c[3] < 50:
+                        c[4] = c[3] + 1
+                        while c[4] < 51:
+                            c[5] = c[4] + 1
+                            while c[5] < 52:
+                                c[6] = c[5] + 1
+                                while c[6] < 53:
+                                    hv[bonus_mask(c)] += 1
+                                    c[6] += 1
+                                c[5] += 1
+                            c[4] += 1
+                        c[3] += 1
+                    c[2] += 1
+                c[1] += 1
+            c[0] += 1
+    return hist

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from .bonus import PayTable, bonus_hand, bonus_odds
 from .errors import AsiaPokerError
 from .house_way import HouseWay
 from .ranks import rank
@@ -152,6 +153,32 @@ def cmd_solve(args: argparse.Namespace) -> None:
           f"{sol.house_way_cost:.6f} per unit")
 
 
+def cmd_bonus(args: argparse.Namespace) -> None:
+    table = PayTable.named(args.table)
+    cat = bonus_hand(" ".join(args.cards), table)
+    pays = table.pay(cat)
+    _emit(args, {"category": cat, "pays": pays, "table": table.name},
+          f"{cat or 'no bonus hand'}: {'pays ' + str(pays) + ' to 1' if pays > 0 else 'loses'}"
+          f" (pay table {table.name})")
+
+
+def cmd_bonus_odds(args: argparse.Namespace) -> None:
+    odds = bonus_odds(args.table)
+    rows = [{"category": r.category, "count": r.count, "probability": r.probability,
+             "pays": r.pays, "return": r.return_} for r in odds.rows]
+    if args.json:
+        _emit(args, {"table": odds.table, "total": odds.total, "rows": rows, "ev": odds.ev,
+                     "house_edge": odds.house_edge}, "")
+        return
+    print(f"bonus wager, pay table {odds.table}: exact over all {odds.total:,} seven-card hands")
+    print(f"{'hand':<28} {'count':>12} {'probability':>12} {'pays':>6} {'return':>10}")
+    for r in odds.rows:
+        print(f"{r.category or 'loses':<28} {r.count:>12,} {r.probability:>12.8f} "
+              f"{r.pays:>6} {r.return_:>+10.6f}")
+    print(f"{'total':<28} {odds.total:>12,} {1:>12.8f} {'':>6} {odds.ev:>+10.6f}")
+    print(f"house edge {odds.house_edge:.4%}")
+
+
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--json", action="store_true", help="print JSON for programs")
@@ -185,6 +212,15 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--way", default="classic", help="the dealer's house way (default classic)")
     s.add_argument("--all", action="store_true", help="show fouls too")
     s.set_defaults(func=cmd_solve)
+    tables = argparse.ArgumentParser(add_help=False)
+    tables.add_argument("--table", default="A", type=str.upper, choices=("A", "B", "C"),
+                        help="bonus pay table (SPEC 4.2)")
+    s = sub.add_parser("bonus", parents=[common, tables], help="the bonus hand of seven cards")
+    s.add_argument("cards", nargs="+", help="seven cards")
+    s.set_defaults(func=cmd_bonus)
+    s = sub.add_parser("bonus-odds", parents=[common, tables],
+                       help="exact odds and house edge of the bonus wager")
+    s.set_defaults(func=cmd_bonus_odds)
     return p
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 __all__ = [
     "AsiaPokerError",
+    "BonusError",
     "CardError",
     "DuplicateCardError",
     "HandSizeError",
@@ -39,3 +40,7 @@ class IllegalSettingError(AsiaPokerError):
 
 class HouseWayError(AsiaPokerError):
     """An unknown house way, or a user-written way that returned a bad setting."""
+
+
+class BonusError(AsiaPokerError):
+    """An unknown pay table or category, or a bad payout."""

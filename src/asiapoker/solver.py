@@ -13,7 +13,6 @@ True
 
 from __future__ import annotations
 
-import itertools
 import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -26,6 +25,15 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._classes import (
+    flush_classes,
+    flush_rep,
+    multisets,
+    rank_counts,
+    rank_rep,
+    subsets,
+    with_joker,
+)
 from .cards import CardsLike, card_of, to_ids
 from .errors import AsiaPokerError
 from .house_way import HouseWay, WayLike, resolve_way
@@ -43,38 +51,13 @@ DEALER_HANDS = comb(46, 7)
 # --------------------------------------------------------------------------------------------
 
 
-def _multisets(size: int, cap: int) -> npt.NDArray[np.int64]:
-    """Rank multisets (sorted rank lists) of ``size`` cards with at most ``cap`` per rank."""
-    rows = [c for c in itertools.combinations_with_replacement(range(13), size)
-            if max((c.count(r) for r in set(c)), default=0) <= cap]
-    return np.array(rows, dtype=np.int64).reshape(len(rows), size)
-
-
-def _spread(ranks: npt.NDArray[np.int64], first_suit: int, nsuits: int) -> npt.NDArray[np.int64]:
-    """Card ids for sorted rank rows, card i in suit first_suit + i % nsuits (so equal ranks
-    get distinct suits and no suit gets more than ceil(width / nsuits) cards)."""
-    width = ranks.shape[1]
-    suits = first_suit + np.arange(width) % nsuits
-    return ranks * 4 + suits
-
-
-def _with_joker(ids: npt.NDArray[np.int64], joker: bool) -> npt.NDArray[np.int64]:
-    if not joker:
-        return ids
-    return np.hstack([ids, np.full((len(ids), 1), 52, dtype=np.int64)])
-
-
-def _subsets(k: int) -> npt.NDArray[np.int64]:
-    return np.array(list(itertools.combinations(range(13), k)), dtype=np.int64).reshape(-1, k)
-
-
 def _mask(ranks: npt.NDArray[np.int64]) -> npt.NDArray[np.uint16]:
     return np.bitwise_or.reduce(1 << ranks, axis=1).astype(np.uint16)
 
 
 def _packed_counts(o: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
     """Each row of up to 3 ranks as up to 3 ``rank * 4 + count`` bytes (0 = unused)."""
-    cnt = np.stack([(o == r).sum(1) for r in range(13)], 1)
+    cnt = rank_counts(o)
     rows, ranks = np.nonzero(cnt)
     pos = np.arange(len(rows)) - np.searchsorted(rows, rows)
     packed = np.zeros((len(o), 3), dtype=np.uint8)
@@ -96,36 +79,28 @@ def build_model(way: HouseWay, rules: Rules) -> _core.DealerModel:
     # rank classes: no suit can make a flush (4+ suited, or 3+ with the joker)
     rk_rows, rk_joker = [], []
     for joker in (False, True):
-        ms = _multisets(6 if joker else 7, 4)
+        ms = multisets(6 if joker else 7, 4)
         rk_rows.append(ms)
         rk_joker.append(np.full(len(ms), joker))
-        reps.append(triples(_with_joker(_spread(ms, 0, 4), joker)))
-    rk_counts = np.concatenate([np.stack([(ms == r).sum(1) for r in range(13)], 1)
-                                for ms in rk_rows]).astype(np.uint8)
+        reps.append(triples(rank_rep(ms, joker)))
+    rk_counts = np.concatenate([rank_counts(ms) for ms in rk_rows]).astype(np.uint8)
     # single flush suits: suit 0 holds exactly F, the rest O lie in suits 1-3
     sg_f, sg_o, sg_joker = [], [], []
     for joker in (False, True):
-        n = 6 if joker else 7
-        for fsize in range(3 if joker else 4, n + 1):
-            fs = _subsets(fsize)
-            os_ = _multisets(n - fsize, 3)
-            fi, oi = np.divmod(np.arange(len(fs) * len(os_)), len(os_))
-            f, o = fs[fi], os_[oi]
-            true_ids = np.hstack([f * 4, _spread(o, 1, 3)])
-            rank_ids = _spread(np.sort(np.hstack([f, o]), axis=1), 0, 4)
-            reps.append(triples(_with_joker(true_ids, joker)))
-            reps.append(triples(_with_joker(rank_ids, joker)))
+        for f, o in flush_classes(joker, 3 if joker else 4):
+            reps.append(triples(flush_rep(f, o, joker)))
+            reps.append(triples(rank_rep(np.hstack([f, o]), joker)))
             sg_f.append(_mask(f))
             sg_o.append(_packed_counts(o))
             sg_joker.append(np.full(len(f), joker))
     # two flush suits (3 + 3 + joker): suit 0 holds F1, suit 1 holds F2
-    f3 = _subsets(3)
+    f3 = subsets(3)
     i1, i2 = np.divmod(np.arange(len(f3) ** 2), len(f3))
     f1, f2 = f3[i1], f3[i2]
-    reps.append(triples(_with_joker(np.hstack([f1 * 4, f2 * 4 + 1]), True)))
-    reps.append(triples(_with_joker(np.hstack([f1 * 4, _spread(f2, 1, 3)]), True)))
-    reps.append(triples(_with_joker(np.hstack([f2 * 4, _spread(f1, 1, 3)]), True)))
-    reps.append(triples(_with_joker(_spread(np.sort(np.hstack([f1, f2]), 1), 0, 4), True)))
+    reps.append(triples(with_joker(np.hstack([f1 * 4, f2 * 4 + 1]), True)))
+    reps.append(triples(flush_rep(f1, f2, True)))
+    reps.append(triples(flush_rep(f2, f1, True)))
+    reps.append(triples(rank_rep(np.hstack([f1, f2]), True)))
 
     every = np.concatenate(reps).astype(np.int64)
     keys = (every[:, 0] << 40) | (every[:, 1] << 20) | every[:, 2]

@@ -1,0 +1,241 @@
+"""The bonus wager (SPEC 4): seven-card bonus hands, pay tables, exact odds.
+
+>>> bonus_hand("8c 8d 8h 8s Ah Ad Jk")
+'four 8s and three of a kind'
+>>> bonus_payout("9c 8d 7h 6s 4c 3d 2h", "A"), bonus_payout("9c 8d 7h 6s 4c 3d Kh")
+(10, -1)
+>>> bonus_odds("A").total
+154143080
+>>> PayTable({"royal flush": 0})
+Traceback (most recent call last):
+...
+asiapoker.errors.BonusError: pay for 'royal flush' must be a positive whole number (to 1), got 0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+from typing import Any, ClassVar, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from ._classes import flush_classes, flush_rep, multisets, rank_counts, rank_rep
+from .cards import CardsLike, to_ids
+from .errors import BonusError
+from .ranks import as_card_array, bad_row_error
+
+__all__ = [
+    "BONUS_CATEGORIES",
+    "BonusOdds",
+    "BonusRow",
+    "PayTable",
+    "bonus_hand",
+    "bonus_hands",
+    "bonus_odds",
+    "bonus_payout",
+]
+
+#: Bonus categories; bit i of the core's mask is category i.
+BONUS_CATEGORIES: tuple[str, ...] = (
+    "four 8s and three of a kind", "five aces", "royal flush", "natural straight flush",
+    "straight flush with joker", "four of a kind", "9-high", "full house", "flush",
+    "three of a kind", "straight",
+)
+SEVEN_CARD_HANDS = comb(53, 7)
+
+
+class PayTable:
+    """Odds (to 1) per bonus category; a hand pays its highest-paying qualifying category.
+
+    ``PayTable.A``, ``.B`` and ``.C`` are the regulation tables (SPEC 4.2); a user table is
+    ``PayTable({"royal flush": 500, "flush": 5}, name="mine")`` (any subset of categories).
+    """
+
+    A: ClassVar[PayTable]
+    B: ClassVar[PayTable]
+    C: ClassVar[PayTable]
+
+    __slots__ = ("_code_of_mask", "name", "pays")
+
+    def __init__(self, pays: Mapping[str, int], name: str = "custom") -> None:
+        if not isinstance(pays, Mapping) or not pays:
+            raise BonusError(f"a pay table maps categories to odds, got {pays!r}")
+        clean: dict[str, int] = {}
+        for cat, odds in pays.items():
+            if cat not in BONUS_CATEGORIES:
+                raise BonusError(f"unknown bonus category {cat!r} (one of: "
+                                 f"{', '.join(BONUS_CATEGORIES)})")
+            if isinstance(odds, bool) or not isinstance(odds, int) or odds <= 0:
+                raise BonusError(f"pay for {cat!r} must be a positive whole number (to 1), "
+                                 f"got {odds!r}")
+            clean[cat] = odds
+        self.name = name
+        self.pays = {c: clean[c] for c in BONUS_CATEGORIES if c in clean}
+        # the paid category of every mask: the qualifying category that pays most (ties: the
+        # one listed first)
+        code = np.full(2048, -1, dtype=np.int16)
+        for mask in range(1, 2048):
+            best, best_pay = -1, 0
+            for i, cat in enumerate(BONUS_CATEGORIES):
+                if mask >> i & 1 and self.pays.get(cat, 0) > best_pay:
+                    best, best_pay = i, self.pays[cat]
+            code[mask] = best
+        self._code_of_mask = code
+
+    @classmethod
+    def named(cls, table: TableLike) -> PayTable:
+        """A table from ``"A"``, ``"B"``, ``"C"`` or a :class:`PayTable`."""
+        if isinstance(table, PayTable):
+            return table
+        if isinstance(table, str) and table.upper() in ("A", "B", "C"):
+            return getattr(cls, table.upper())  # type: ignore[no-any-return]
+        raise BonusError(f"unknown pay table {table!r} (A, B, C or a PayTable)")
+
+    def pay(self, category: str | None) -> int:
+        """Odds won for a category (-1 when it pays nothing: the wager loses)."""
+        return self.pays.get(category, -1) if category else -1
+
+    def __repr__(self) -> str:
+        return f"PayTable({self.pays!r}, name={self.name!r})"
+
+
+def _regulation(col: int, name: str) -> PayTable:
+    rows = {"four 8s and three of a kind": (5000, 5000, 5000), "five aces": (800, 800, 800),
+            "royal flush": (200, 200, 200), "natural straight flush": (80, 50, 50),
+            "straight flush with joker": (40, 40, 40), "four of a kind": (30, 30, 25),
+            "9-high": (10, 10, 10), "full house": (5, 5, 5), "flush": (4, 4, 4),
+            "three of a kind": (3, 3, 3), "straight": (2, 2, 2)}
+    return PayTable({k: v[col] for k, v in rows.items()}, name=name)
+
+
+PayTable.A = _regulation(0, "A")
+PayTable.B = _regulation(1, "B")
+PayTable.C = _regulation(2, "C")
+
+TableLike: TypeAlias = PayTable | str
+
+
+def _masks(arr: npt.NDArray[Any]) -> npt.NDArray[np.int16]:
+    out = np.empty(len(arr), dtype=np.int16)
+    bad = _core.bonus_kernel(arr, out)
+    if bad >= 0:
+        raise bad_row_error(arr, bad, "hands")
+    return out
+
+
+def bonus_hand(seven: CardsLike, table: TableLike = "A") -> str | None:
+    """The highest-paying category seven cards qualify for under ``table``, or None."""
+    t = PayTable.named(table)
+    mask = int(_masks(np.array([to_ids(seven, 7, what="seven-card hand")], np.int8))[0])
+    code = int(t._code_of_mask[mask])
+    return BONUS_CATEGORIES[code] if code >= 0 else None
+
+
+def bonus_payout(seven: CardsLike, table: TableLike = "A") -> int:
+    """The odds (to 1) the bonus wager wins on seven cards, or -1 when it loses."""
+    t = PayTable.named(table)
+    return t.pay(bonus_hand(seven, t))
+
+
+def bonus_hands(hands: Any, table: TableLike = "A") -> npt.NDArray[np.int16]:
+    """Category codes (index into :data:`BONUS_CATEGORIES`, -1 for none) of an n x 7 array of
+    card ids under ``table`` (computed in the core, GIL released)."""
+    t = PayTable.named(table)
+    return t._code_of_mask[_masks(as_card_array(hands, 7, "hands"))]
+
+
+# --------------------------------------------------------------------------------------------
+# exact odds
+# --------------------------------------------------------------------------------------------
+
+_MASK_COUNTS: dict[str, npt.NDArray[np.int64]] = {}
+
+
+def mask_counts(method: str = "count") -> npt.NDArray[np.int64]:
+    """How many of the C(53, 7) hands have each of the 2048 bonus masks.
+
+    ``"count"`` works by class (a rank multiset, or a flush suit's ranks plus the other
+    ranks) with binomial weights, in well under a second; ``"enumerate"`` walks every hand
+    (the reference path, seconds).
+    """
+    if method == "enumerate":
+        return _core.bonus_enumerate()  # type: ignore[no-any-return]
+    if method != "count":
+        raise BonusError(f"method must be 'count' or 'enumerate', got {method!r}")
+    if "count" not in _MASK_COUNTS:
+        hist = np.zeros(2048, dtype=np.int64)
+        c4 = np.array([comb(4, k) for k in range(5)], dtype=np.int64)
+        c3 = np.array([comb(3, k) for k in range(4)], dtype=np.int64)
+        for joker in (False, True):
+            ms = multisets(6 if joker else 7, 4)
+            weight = c4[rank_counts(ms)].prod(1)
+            np.add.at(hist, _masks(rank_rep(ms, joker)), weight)
+            # a suit with 5+ cards (4+ with the joker) makes flushes; only one suit can
+            for f, o in flush_classes(joker, 4 if joker else 5):
+                weight = 4 * c3[rank_counts(o)].prod(1)
+                np.add.at(hist, _masks(flush_rep(f, o, joker)), weight)
+                np.add.at(hist, _masks(rank_rep(np.hstack([f, o]), joker)), -weight)
+        _MASK_COUNTS["count"] = hist
+    return _MASK_COUNTS["count"]
+
+
+@dataclass(frozen=True, slots=True)
+class BonusRow:
+    """One category's exact count over all seven-card hands, and what it returns."""
+
+    category: str | None
+    count: int
+    pays: int
+    total: int
+
+    @property
+    def probability(self) -> float:
+        """count / C(53, 7)."""
+        return self.count / self.total
+
+    @property
+    def return_(self) -> float:
+        """probability x pays (x -1 for the losing row)."""
+        return self.probability * self.pays
+
+
+@dataclass(frozen=True, slots=True)
+class BonusOdds:
+    """Exact bonus odds under one pay table: ``rows`` (highest pay first, the losing hands
+    last), ``ev`` per unit wagered and ``house_edge`` (= -ev)."""
+
+    table: str
+    rows: tuple[BonusRow, ...]
+    total: int
+
+    @property
+    def ev_exact(self) -> Fraction:
+        """The expected value as an exact fraction."""
+        return Fraction(sum(r.count * r.pays for r in self.rows), self.total)
+
+    @property
+    def ev(self) -> float:
+        """Expected value per unit wagered."""
+        return float(self.ev_exact)
+
+    @property
+    def house_edge(self) -> float:
+        """-ev."""
+        return -self.ev
+
+
+def bonus_odds(table: TableLike = "A", method: str = "count") -> BonusOdds:
+    """Exact count and probability of every paid category over all C(53, 7) hands."""
+    t = PayTable.named(table)
+    hist = mask_counts(method)
+    per_code = np.zeros(len(BONUS_CATEGORIES) + 1, dtype=np.int64)
+    np.add.at(per_code, t._code_of_mask, hist)          # code -1 lands in the last slot
+    rows = [BonusRow(cat, int(per_code[BONUS_CATEGORIES.index(cat)]), pay, SEVEN_CARD_HANDS)
+            for cat, pay in sorted(t.pays.items(), key=lambda kv: -kv[1])]
+    rows.append(BonusRow(None, int(per_code[-1]), -1, SEVEN_CARD_HANDS))
+    return BonusOdds(t.name, tuple(rows), SEVEN_CARD_HANDS)
