@@ -129,3 +129,10 @@ def test_bonus_odds(capsys):
     data = json.loads(capsys.readouterr().out)
     assert sum(r["count"] for r in data["rows"]) == data["total"]
     assert run("bonus-odds", "--table", "D") == 2
+
+
+@pytest.mark.parametrize("argv", [[], ["frobnicate"], ["solve"], ["rank", "--a234", "mid", "As"]])
+def test_usage_errors_exit_2_with_one_line(capsys, argv):
+    assert run(*argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("asiapoker: error:") and err.count("\n") == 1

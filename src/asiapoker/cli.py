@@ -10,7 +10,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from .bonus import PayTable, bonus_hand, bonus_odds
 from .errors import AsiaPokerError
@@ -21,6 +21,15 @@ from .setting import Setting, is_legal, settle, splits
 from .solver import SettingResult, solve
 
 __all__ = ["main"]
+
+
+class _UsageError(Exception):
+    """A command line argparse rejects."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
 
 
 def _rules(args: argparse.Namespace) -> Rules:
@@ -189,7 +198,7 @@ def _parser() -> argparse.ArgumentParser:
         help="where A-2-3-4 ranks among straights (SPEC 2.5)",
     )
     common.add_argument("--pays", type=float, default=1.0, help="what a win pays, to 1")
-    p = argparse.ArgumentParser(prog="asiapoker", description="Exact Asia Poker tools.")
+    p = _Parser(prog="asiapoker", description="Exact Asia Poker tools.")
     sub = p.add_subparsers(dest="command", required=True)
     s = sub.add_parser("rank", parents=[common], help="rank a 1-, 2- or 4-card hand")
     s.add_argument("cards", nargs="+", help='cards, e.g. "As Ks Qs Jk"')
@@ -226,11 +235,11 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 on bad input)."""
-    args = _parser().parse_args(argv)
     try:
+        args = _parser().parse_args(argv)
         args.func(args)
         sys.stdout.flush()
-    except AsiaPokerError as exc:
+    except (AsiaPokerError, _UsageError) as exc:
         print(f"asiapoker: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. piped into head: stop quietly
