@@ -164,7 +164,7 @@ def mask_counts(method: str = "count") -> npt.NDArray[np.int64]:
     (the reference path, seconds).
     """
     if method == "enumerate":
-        return _core.bonus_enumerate()  # type: ignore[no-any-return]
+        return _core.bonus_enumerate()
     if method != "count":
         raise BonusError(f"method must be 'count' or 'enumerate', got {method!r}")
     if "count" not in _MASK_COUNTS:

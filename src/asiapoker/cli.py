@@ -189,7 +189,7 @@ def cmd_bonus_odds(args: argparse.Namespace) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument("--json", action="store_true", help="print JSON for programs")
     common.add_argument(
         "--a234",
@@ -221,7 +221,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--way", default="classic", help="the dealer's house way (default classic)")
     s.add_argument("--all", action="store_true", help="show fouls too")
     s.set_defaults(func=cmd_solve)
-    tables = argparse.ArgumentParser(add_help=False)
+    tables = _Parser(add_help=False)
     tables.add_argument("--table", default="A", type=str.upper, choices=("A", "B", "C"),
                         help="bonus pay table (SPEC 4.2)")
     s = sub.add_parser("bonus", parents=[common, tables], help="the bonus hand of seven cards")

@@ -79,10 +79,10 @@ class HouseWay:
         ``priority("medium", "low", "high")``."""
         if len(order) != 3 or sorted(order) != sorted(_HANDS):
             raise HouseWayError(f"a priority is an order of high, medium, low; got {order!r}")
-        idx = tuple(_HANDS.index(h) for h in order)
+        o0, o1, o2 = (_HANDS.index(h) for h in order)
         name = next((a for a, o in _ALIASES.items() if o == order), "-".join(order))
-        return cls(name, (0, *idx), f"the legal setting with the best {', then '.join(order)} "
-                   "hand")
+        text = f"the legal setting with the best {', then '.join(order)} hand"
+        return cls(name, (0, o0, o1, o2), text)
 
     def set(self, seven: CardsLike, rules: Rules | None = None) -> Setting:
         """The setting this way gives seven cards."""

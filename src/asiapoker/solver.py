@@ -52,7 +52,8 @@ DEALER_HANDS = comb(46, 7)
 
 
 def _mask(ranks: npt.NDArray[np.int64]) -> npt.NDArray[np.uint16]:
-    return np.bitwise_or.reduce(1 << ranks, axis=1).astype(np.uint16)
+    mask: npt.NDArray[np.uint16] = np.bitwise_or.reduce(1 << ranks, axis=1).astype(np.uint16)
+    return mask
 
 
 def _packed_counts(o: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
