@@ -37,6 +37,7 @@ from .setting import (
     is_legal,
     legal_splits,
     settle,
+    split_strengths,
     splits,
 )
 from .solver import BatchSolution, SettingResult, Solution, solve, solve_many
@@ -81,6 +82,7 @@ __all__ = [
     "settle",
     "solve",
     "solve_many",
+    "split_strengths",
     "splits",
     "strengths",
 ]

@@ -67,3 +67,17 @@ def flush_rep(f: IntArray, o: IntArray, joker: bool) -> IntArray:
 def rank_rep(ranks: IntArray, joker: bool) -> IntArray:
     """A hand with these ranks in which no flush can form (at most 2 cards of a suit)."""
     return with_joker(spread(np.sort(ranks, axis=1), 0, 4), joker)
+
+
+def class_representatives() -> IntArray:
+    """One hand (7 sorted ids) for every class: the rank classes, the one-flush-suit classes
+    (F, O) and the two-flush-suit classes (3 + 3 + joker), without repeats."""
+    blocks = []
+    for joker in (False, True):
+        blocks.append(rank_rep(multisets(6 if joker else 7, 4), joker))
+        for f, o in flush_classes(joker, 3 if joker else 4):
+            blocks.append(flush_rep(f, o, joker))
+    f3 = subsets(3)
+    i1, i2 = np.divmod(np.arange(len(f3) ** 2), len(f3))
+    blocks.append(with_joker(np.hstack([f3[i1] * 4, f3[i2] * 4 + 1]), True))
+    return np.sort(np.concatenate(blocks), axis=1)

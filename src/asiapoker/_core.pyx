@@ -907,3 +907,99 @@ def bonus_enumerate():
                 c[1] += 1
             c[0] += 1
     return hist
+
+
+# ---------------------------------------------------------------------------------------------
+# compiled (user-written) house ways: seven cards -> class key -> stored strengths
+# ---------------------------------------------------------------------------------------------
+# Class keys (asiapoker._classes.class_keys builds the same keys for representatives):
+#   no flush possible:      0 << 62 | joker << 61 | sum(count[r] * 5**r)
+#   one flush suit (F):     1 << 62 | joker << 61 | F << 26 | sum(other[r] * 4**r)
+#   two (3 + 3 + joker):    2 << 62 | F_lower_suit << 13 | F_other_suit
+# A flush suit holds 4+ of the cards, or 3+ with the joker.
+
+cdef int64_t class_key(const int* c) noexcept nogil:
+    cdef int cnt[13]
+    cdef int sm[4]
+    cdef int sc[4]
+    cdef int i, r, s, j = 0, nflush = 0, fs = -1, fs2 = -1, thr
+    cdef int64_t key = 0, p
+    for r in range(13):
+        cnt[r] = 0
+    for s in range(4):
+        sm[s] = 0
+        sc[s] = 0
+    for i in range(7):
+        if c[i] == JOKER:
+            j = 1
+        else:
+            cnt[c[i] >> 2] += 1
+            sm[c[i] & 3] |= 1 << (c[i] >> 2)
+            sc[c[i] & 3] += 1
+    thr = 3 if j else 4
+    for s in range(4):
+        if sc[s] >= thr:
+            if fs < 0:
+                fs = s
+            else:
+                fs2 = s
+    if fs < 0:
+        p = 1
+        for r in range(13):
+            key += cnt[r] * p
+            p *= 5
+        return ((<int64_t>j) << 61) | key
+    if fs2 < 0:
+        p = 1
+        for r in range(13):
+            key += (cnt[r] - ((sm[fs] >> r) & 1)) * p
+            p *= 4
+        return ((<int64_t>1) << 62) | ((<int64_t>j) << 61) | ((<int64_t>sm[fs]) << 26) | key
+    return ((<int64_t>2) << 62) | ((<int64_t>sm[fs]) << 13) | sm[fs2]
+
+
+def class_keys_kernel(card_t[:, ::1] hands, int64_t[::1] out):
+    """Class keys of n seven-card rows; returns the first bad row or -1."""
+    cdef Py_ssize_t i, bad
+    cdef int k
+    cdef int c[7]
+    with nogil:
+        bad = check_rows(hands)
+        if bad < 0:
+            for i in range(hands.shape[0]):
+                for k in range(7):
+                    c[k] = hands[i, k]
+                out[i] = class_key(c)
+    return bad
+
+
+def classify_kernel(card_t[:, ::1] hands, const int64_t[::1] keys, const int32_t[:, ::1] tri,
+                    int32_t[:, ::1] out):
+    """out[i] = tri[index of the class key of row i in the sorted ``keys``]; returns the first
+    bad row (or -2 - row for a key missing from ``keys``) or -1."""
+    cdef Py_ssize_t i, bad, lo, hi, mid, n = keys.shape[0]
+    cdef int k
+    cdef int c[7]
+    cdef int64_t key
+    with nogil:
+        bad = check_rows(hands)
+        if bad < 0:
+            for i in range(hands.shape[0]):
+                for k in range(7):
+                    c[k] = hands[i, k]
+                key = class_key(c)
+                lo = 0
+                hi = n
+                while lo < hi:
+                    mid = (lo + hi) >> 1
+                    if keys[mid] < key:
+                        lo = mid + 1
+                    else:
+                        hi = mid
+                if lo == n or keys[lo] != key:
+                    bad = -2 - i
+                    break
+                out[i, 0] = tri[lo, 0]
+                out[i, 1] = tri[lo, 1]
+                out[i, 2] = tri[lo, 2]
+    return bad

@@ -6,14 +6,17 @@ Bad input exits with status 2 and a one-line message on stderr.
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from .bonus import PayTable, bonus_hand, bonus_odds
-from .errors import AsiaPokerError
+from .errors import AsiaPokerError, HouseWayError
 from .house_way import HouseWay
 from .ranks import rank
 from .rules import Rules
@@ -30,6 +33,35 @@ class _UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise _UsageError(message)
+
+
+WAY_HELP = "the dealer's house way: a name (default classic) or file.py:function"
+
+
+def _way(spec: str) -> HouseWay:
+    """A built-in way by name, or ``path/to/file.py:function`` / ``module:function`` (a
+    user-written way, compiled and cached; ``VERSION`` in its module is the cache version)."""
+    if ":" not in spec:
+        return HouseWay.named(spec)
+    where, _, attr = spec.rpartition(":")
+    try:
+        if where.endswith(".py"):
+            mod_spec = importlib.util.spec_from_file_location(Path(where).stem, where)
+            if mod_spec is None or mod_spec.loader is None or not Path(where).exists():
+                raise HouseWayError(f"no house-way file {where!r}")
+            module = importlib.util.module_from_spec(mod_spec)
+            mod_spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(where)
+    except ImportError as exc:
+        raise HouseWayError(f"cannot import house-way module {where!r}: {exc}") from None
+    fn = getattr(module, attr, None)
+    if isinstance(fn, HouseWay):
+        return fn
+    if not callable(fn):
+        raise HouseWayError(f"{where!r} has no house-way function {attr!r}")
+    return HouseWay.from_function(fn, name=attr.replace("_", "-"),
+                                  version=str(getattr(module, "VERSION", "1")))
 
 
 def _rules(args: argparse.Namespace) -> Rules:
@@ -121,7 +153,7 @@ def cmd_settle(args: argparse.Namespace) -> None:
 
 def cmd_house_way(args: argparse.Namespace) -> None:
     rules = _rules(args)
-    way = HouseWay.named(args.way)
+    way = _way(args.way)
     setting, reason = way.explain(" ".join(args.cards), rules)
     h, m, lo = setting.ranks(rules)
     data = {"setting": str(setting), "high": str(h), "medium": str(m), "low": str(lo),
@@ -140,7 +172,7 @@ def _row_json(r: SettingResult) -> dict[str, Any]:
 
 def cmd_solve(args: argparse.Namespace) -> None:
     rules = _rules(args)
-    sol = solve(" ".join(args.cards), args.way, rules)
+    sol = solve(" ".join(args.cards), _way(args.way), rules)
     rows = [r for r in sol.settings if r.legal or args.all]
     if args.json:
         _emit(args, {"cards": [str(c) for c in sol.cards], "way": sol.way,
@@ -213,12 +245,12 @@ def _parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_settle)
     s = sub.add_parser("house-way", parents=[common], help="the dealer's setting")
     s.add_argument("cards", nargs="+", help="seven cards")
-    s.add_argument("--way", default="classic", help="house way name (default classic)")
+    s.add_argument("--way", default="classic", help=WAY_HELP)
     s.add_argument("--explain", action="store_true", help="say why")
     s.set_defaults(func=cmd_house_way)
     s = sub.add_parser("solve", parents=[common], help="exact EV of every setting")
     s.add_argument("cards", nargs="+", help="seven cards")
-    s.add_argument("--way", default="classic", help="the dealer's house way (default classic)")
+    s.add_argument("--way", default="classic", help=WAY_HELP)
     s.add_argument("--all", action="store_true", help="show fouls too")
     s.set_defaults(func=cmd_solve)
     tables = _Parser(add_help=False)

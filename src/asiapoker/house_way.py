@@ -22,13 +22,16 @@ high-first, or an order such as 'low-medium-high')
 
 from __future__ import annotations
 
+import os
 from collections import Counter
+from pathlib import Path
 from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._compile import CompiledWay, WayFunction, compile_way
 from .cards import CardsLike, card_of, to_ids
 from .errors import HouseWayError
 from .ranks import CATEGORIES, as_card_array, bad_row_error
@@ -47,12 +50,46 @@ class HouseWay:
     Make one with :meth:`named` or :meth:`priority`; ``str(way)`` is its name.
     """
 
-    __slots__ = ("_code", "description", "name")
+    __slots__ = ("_code", "_compiled", "description", "name")
 
-    def __init__(self, name: str, code: tuple[int, int, int, int], description: str) -> None:
+    def __init__(self, name: str, code: tuple[int, int, int, int] | None, description: str,
+                 compiled: CompiledWay | None = None) -> None:
         self.name = name
         self.description = description
         self._code = code
+        self._compiled = compiled
+
+    @classmethod
+    def from_function(cls, fn: WayFunction, name: str, version: str = "1", *,
+                      cache_key: str | None = None, cache: bool = True,
+                      cache_dir: str | os.PathLike[str] | None = None,
+                      progress: bool | None = None, check: int = 400) -> HouseWay:
+        """A house way from a Python function of the seven cards (a tuple of
+        :class:`~asiapoker.Card`) that returns a :class:`~asiapoker.Setting` or its three
+        hands.
+
+        The function is asked once for each of the 829,504 classes of seven cards (a rank
+        multiset, or a flush suit's ranks and the other ranks) and its answers are compiled to
+        the fast form built-in ways use; every answer is checked (seven cards, each once;
+        legal under the rules in force when used).  The function must treat suits
+        symmetrically, and its strengths may depend on suits only through the flushes they
+        make; both are checked on ``check`` sample hands, and a way that breaks them is
+        rejected with an error that shows the two hands.
+
+        Answers are cached in ``cache_dir`` (default: ``$ASIAPOKER_CACHE_DIR`` or
+        ``~/.cache/asiapoker``) under ``name`` + ``cache_key`` (default ``version``): change
+        the version when the function changes.  A missing, stale or damaged cache is rebuilt.
+        A progress bar shows on a terminal (``progress=`` forces it on or off).
+        """
+        if not isinstance(name, str) or not name.strip():
+            raise HouseWayError(f"a user-written house way needs a name, got {name!r}")
+        if name.strip().lower() in ("classic", *_ALIASES) or ("-" in name and sorted(
+                name.split("-")) == sorted(_HANDS)):
+            raise HouseWayError(f"{name!r} is the name of a built-in house way")
+        key = cache_key if cache_key is not None else str(version)
+        compiled = compile_way(fn, name, key if cache else None,
+                               None if cache_dir is None else Path(cache_dir), progress, check)
+        return cls(name, None, f"user-written way {name!r} (version {version})", compiled)
 
     @classmethod
     def named(cls, name: str) -> HouseWay:
@@ -89,6 +126,14 @@ class HouseWay:
         return self._set(to_ids(seven, 7, what="seven-card hand"), resolve(rules))[0]
 
     def _set(self, ids: tuple[int, ...], rules: Rules) -> tuple[Setting, tuple[int, int, int]]:
+        if self._compiled is not None:
+            setting = self._compiled.answer(ids)
+            hml = setting.strengths(rules)
+            if not hml[0] > hml[1] > hml[2]:
+                raise HouseWayError(f"house way {self.name!r} sets {setting}, which is not "
+                                    f"legal ({rules.describe()})")
+            return setting, hml
+        assert self._code is not None
         k, hml = _core.choose_one(ids, rules.low, *self._code)
         if k < 0:  # pragma: no cover - every seven cards have a legal setting
             raise HouseWayError(f"no legal setting for {ids}")
@@ -109,11 +154,24 @@ class HouseWay:
     def __str__(self) -> str:
         return self.name
 
+    def _triples(self, hands: npt.NDArray[Any], rules: Rules) -> tuple[int, npt.NDArray[np.int32]]:
+        """(first bad row or -1, n x 3 strengths) for an n x 7 array, in the core."""
+        if self._compiled is not None:
+            return self._compiled.lookup(hands, rules)
+        assert self._code is not None
+        out = np.empty((len(hands), 3), dtype=np.int32)
+        bad = _core.house_way_kernel(hands, rules.low, *self._code, out)
+        return bad, out
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, HouseWay) and other._code == self._code
+        if not isinstance(other, HouseWay):
+            return NotImplemented
+        if self._compiled is not None or other._compiled is not None:
+            return self is other
+        return other._code == self._code
 
     def __hash__(self) -> int:
-        return hash(self._code)
+        return hash(self._code) if self._compiled is None else id(self)
 
 
 CLASSIC = HouseWay(
@@ -140,10 +198,9 @@ def dealer_strengths(hands: Any, way: WayLike = "classic",
     """The house way's (high, medium, low) strengths for an n x 7 array of card ids: an
     n x 3 int32 array, computed in the core with the GIL released."""
     w = resolve_way(way)
-    low = resolve(rules).low
+    r = resolve(rules)
     arr = as_card_array(hands, 7, "hands")
-    out = np.empty((arr.shape[0], 3), dtype=np.int32)
-    bad = _core.house_way_kernel(arr, low, *w._code, out)
+    bad, out = w._triples(arr, r)
     if bad >= 0:
         raise bad_row_error(arr, bad, "hands")
     return out

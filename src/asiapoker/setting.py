@@ -32,6 +32,7 @@ __all__ = [
     "is_legal",
     "legal_splits",
     "settle",
+    "split_strengths",
     "splits",
 ]
 
@@ -159,6 +160,14 @@ def splits(seven: CardsLike) -> list[Setting]:
     return [
         Setting([ids[i] for i in h], [ids[i] for i in m], ids[lo]) for h, m, lo in SPLIT_POSITIONS
     ]
+
+
+def split_strengths(seven: CardsLike, rules: Rules | None = None) -> list[tuple[int, int, int]]:
+    """The (high, medium, low) strengths of all 105 splits of seven cards, in
+    :data:`SPLIT_POSITIONS` order (computed in the core: cheap enough for a user-written house
+    way to call on every hand)."""
+    ids = to_ids(seven, 7, what="seven-card hand")
+    return list(zip(*_core.split_strengths(ids, resolve(rules).low), strict=True))
 
 
 def is_legal(setting: SettingLike, rules: Rules | None = None) -> bool:

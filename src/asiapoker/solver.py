@@ -71,8 +71,7 @@ def build_model(way: HouseWay, rules: Rules) -> _core.DealerModel:
     low = rules.low
 
     def triples(ids: npt.NDArray[np.int64]) -> npt.NDArray[np.int32]:
-        out = np.empty((len(ids), 3), dtype=np.int32)
-        bad = _core.house_way_kernel(np.ascontiguousarray(ids), low, *way._code, out)
+        bad, out = way._triples(np.ascontiguousarray(ids), rules)
         assert bad < 0
         return out
 
@@ -258,6 +257,9 @@ def _dense_maps() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDA
 
 def _wins_enumerate(ids: tuple[int, ...], way: HouseWay, rules: Rules) -> tuple[list[int], int]:
     """The plain reference path: every dealer hand one by one (tens of seconds)."""
+    if way._code is None:
+        raise AsiaPokerError("method='enumerate' walks the built-in house ways only; a "
+                             f"user-written way ({way.name!r}) is checked when compiled")
     hvals, mvals, lvals, dense_h, dense_m = _dense_maps()
     total, hist = _core.enumerate_dealer(ids, rules.low, *way._code, dense_h, len(hvals),
                                          dense_m)

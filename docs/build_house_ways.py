@@ -1,0 +1,115 @@
+"""Write docs/house-ways.md: every worked example below is run through asiapoker.
+
+Run ``python docs/build_house_ways.py`` after changing a house way; the test suite fails while
+the committed page differs from what this script writes.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from asiapoker import HouseWay
+
+PAGE = Path(__file__).with_name("house-ways.md")
+WAYS = ("classic", "medium-first", "high-first")
+SHAPES = [
+    ("no pair", "Ah Kd 9s 7c 5h 3d 2s"),
+    ("one pair", "Ah Kd 9s 9c 5h 3d 2s"),
+    ("two pairs", "Ah Kd Ks 9c 9h 3d 2s"),
+    ("three pairs", "Kc Kd Jh Js 7c 7d 2s"),
+    ("trips", "Ah Kd 9s 9c 9h 3d 2s"),
+    ("trips + pair", "5c 5d 5h Kc Kd Qh 2c"),
+    ("two trips", "5c 5d 5h Kc Kd Ks 2c"),
+    ("quads", "9c 9d 9h 9s Ad Kd 2c"),
+    ("quads + trips", "9c 9d 9h 9s 4d 4c 4h"),
+    ("four aces", "Ac Ad Ah As Kd Qd 2c"),
+    ("five aces", "Ac Ad Ah As Jk Kd 2c"),
+    ("straight", "9c Td Jh Qs 2d 5c 7h"),
+    ("straight with the joker", "9c Td Jk Qs 2d 5c 3h"),
+    ("straight and a pair", "9c Td Jh Qs Qd 5c 3h"),
+    ("flush", "2s 7s 9s Ks Ad 5c 3h"),
+    ("flush with the joker", "2s 7s Jk Ks Ad 5c 3h"),
+    ("flush and a pair", "2s 7s 9s Ks Kd 5c 3h"),
+    ("straight flush", "9s Ts Js Qs 2d 5c 7h"),
+    ("straight flush with the joker", "9s Ts Jk Qs 2d 5c 7h"),
+    ("royal flush and a pair", "As Ks Qs Js 9d 9h 2c"),
+]
+
+HEAD = """# House ways
+
+The dealer sets seven cards by the casino's house way (SPEC 5). asiapoker ships these built-in
+ways, each defined exactly, and accepts any way you write in Python.
+
+| name | what it does |
+|---|---|
+{ways}
+
+Ties left after a way's priority (settings whose three hands are equally strong, SPEC 5.5) go
+to the first split, in `SPLIT_POSITIONS` order, of the seven cards sorted by card id. They never
+change an outcome.
+
+Any order of the three hands is a priority way: `HouseWay.priority("low", "medium", "high")`, or
+the name `"low-medium-high"`.
+
+## The common shapes
+
+Every example below was set by the code (`python docs/build_house_ways.py` writes this page).
+
+"""
+
+TAIL = """
+## Writing your own
+
+```python
+from asiapoker import HouseWay, Setting, house_way, solve
+
+def my_way(cards):                 # a tuple of seven asiapoker.Card
+    ...
+    return Setting(high, medium, low)
+
+way = HouseWay.from_function(my_way, name="my-casino", version="3")
+house_way("As Kd 7h 7c Jk 2s 9d", way)
+solve("As Kd 7h 7c Jk 2s 9d", way)
+```
+
+`from_function` asks the function once for each of the 829,504 classes of seven cards (a rank
+multiset, or the ranks one suit holds plus the other ranks) and compiles the answers to a table
+the core reads at full speed; `examples/rack_card.py` is a worked example, also usable as
+`asiapoker solve --way examples/rack_card.py:rack_card CARDS`. Rules for the function:
+
+- It returns a legal setting of exactly the seven cards it was given (anything else is an
+  error naming the hand).
+- It treats suits symmetrically: hands that differ only by renaming suits get the same setting
+  up to that renaming.
+- Its choice may depend on suits only through the flushes they make (so that one answer per
+  class is exact). Both rules are checked on a sample; a way that breaks one is rejected with
+  an error that shows the two hands.
+
+The answers are cached (`$ASIAPOKER_CACHE_DIR`, default `~/.cache/asiapoker`) under the name and
+version (or `cache_key=`); change the version when the function changes. A missing, stale or
+damaged cache is rebuilt.
+"""
+
+
+def build() -> str:
+    ways = "\n".join(f"| `{w}` | {HouseWay.named(w).description} |" for w in WAYS)
+    lines = [HEAD.format(ways=ways)]
+    for shape, seven in SHAPES:
+        lines.append(f"### {shape}: {seven}\n")
+        lines.append("| way | high | medium | low |")
+        lines.append("|---|---|---|---|")
+        for w in WAYS:
+            setting, _ = HouseWay.named(w).explain(seven)
+            cells = [f"`{' '.join(map(str, part))}` {rank}" for part, rank in zip(
+                (setting.high, setting.medium, setting.low), setting.ranks(), strict=True)]
+            lines.append(f"| {w} | {' | '.join(cells)} |")
+        lines.append("")
+    return "\n".join(lines) + TAIL
+
+
+if __name__ == "__main__":
+    text = build()
+    if "--check" in sys.argv:
+        sys.exit(0 if PAGE.read_text() == text else 1)
+    PAGE.write_text(text)

@@ -1,0 +1,267 @@
+"""Compiling a user-written house way into the fast form the solver uses.
+
+A house way is asked once for each of the 829,504 classes of seven cards (a rank multiset, or
+the ranks of a flush suit plus the other ranks; see ``_classes``).  Its answers are kept as one
+split index per class, cached on disk under a key the user controls, and looked up in the core
+by class key.  This is exact when the way's strengths depend on suits only through the flushes
+they make, which compilation checks on a sample, together with suit symmetry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from ._classes import class_representatives
+from .cards import Card, card_of
+from .errors import AsiaPokerError, HouseWayError
+from .rules import Rules
+from .setting import SPLIT_POSITIONS, Setting
+
+FORMAT = 1
+_HIGH_POS = np.array([h for h, _, _ in SPLIT_POSITIONS], dtype=np.intp)
+_MED_POS = np.array([m for _, m, _ in SPLIT_POSITIONS], dtype=np.intp)
+_LOW_POS = np.array([[lo] for _, _, lo in SPLIT_POSITIONS], dtype=np.intp)
+_SPLIT_OF = {(sum(1 << p for p in h), lo): k for k, (h, _, lo) in enumerate(SPLIT_POSITIONS)}
+
+WayFunction = Callable[[tuple[Card, ...]], Any]
+
+
+def default_cache_dir() -> Path:
+    """``$ASIAPOKER_CACHE_DIR``, else ``$XDG_CACHE_HOME/asiapoker``, else
+    ``~/.cache/asiapoker``."""
+    if os.environ.get("ASIAPOKER_CACHE_DIR"):
+        return Path(os.environ["ASIAPOKER_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "asiapoker"
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._") or "way"
+
+
+class _Progress:
+    """A one-line progress bar on stderr, refreshed at most twice a second."""
+
+    def __init__(self, total: int, label: str, enabled: bool) -> None:
+        self.total, self.label, self.enabled = total, label, enabled
+        self.start = self.last = time.monotonic()
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if not self.enabled or (now - self.last < 0.5 and done < self.total):
+            return
+        self.last = now
+        frac = done / self.total
+        eta = (now - self.start) * (1 - frac) / frac if frac else 0.0
+        bar = "#" * int(30 * frac)
+        sys.stderr.write(f"\r{self.label} [{bar:<30}] {frac:6.1%} {done:,}/{self.total:,} "
+                         f"ETA {eta:5.0f}s")
+        if done >= self.total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def _keys(hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    out = np.empty(len(hands), dtype=np.int64)
+    _core.class_keys_kernel(np.ascontiguousarray(hands), out)
+    return out
+
+
+class CompiledWay:
+    """A user-written way: the function, and its answer for every class of seven cards."""
+
+    def __init__(self, fn: WayFunction, name: str, keys: npt.NDArray[np.int64],
+                 reps: npt.NDArray[np.int64], splits: npt.NDArray[np.uint8]) -> None:
+        self.fn, self.name = fn, name
+        self.keys, self.reps, self.splits = keys, reps, splits
+        self._tri: dict[int, npt.NDArray[np.int32]] = {}
+
+    def answer(self, ids: tuple[int, ...]) -> Setting:
+        """The function's setting of seven checked ids, validated (never trusted)."""
+        hand = tuple(card_of(i) for i in ids)
+        text = " ".join(map(str, hand))
+        try:
+            raw = self.fn(hand)
+        except AsiaPokerError as exc:
+            raise HouseWayError(f"house way {self.name!r} failed on {text}: {exc}") from exc
+        try:
+            setting = Setting.coerce(raw)
+        except AsiaPokerError as exc:
+            raise HouseWayError(f"house way {self.name!r} returned a malformed setting for "
+                                f"{text}: {exc}") from None
+        if sorted(map(int, setting.cards)) != sorted(ids):
+            raise HouseWayError(f"house way {self.name!r} returned {setting} for {text}: not "
+                                "the seven cards it was given, each once")
+        return setting
+
+    def split_of(self, ids: tuple[int, ...], setting: Setting) -> int:
+        """Index (in SPLIT_POSITIONS order of ``ids``) of ``setting``."""
+        pos = {c: i for i, c in enumerate(ids)}
+        mask = sum(1 << pos[int(c)] for c in setting.high)
+        return _SPLIT_OF[(mask, pos[int(setting.low[0])])]
+
+    def triples(self, rules: Rules) -> npt.NDArray[np.int32]:
+        """(high, medium, low) strengths of every class's answer under ``rules``; raises if an
+        answer is illegal under them."""
+        tri = self._tri.get(rules.low)
+        if tri is None:
+            rows = np.arange(len(self.reps))[:, None]
+            k = self.splits.astype(np.intp)
+            parts = [self.reps[rows, pos[k]] for pos in (_HIGH_POS, _MED_POS, _LOW_POS)]
+            tri = np.empty((len(self.reps), 3), dtype=np.int32)
+            col = np.empty(len(self.reps), dtype=np.int32)
+            for j, part in enumerate(parts):
+                _core.strengths_kernel(np.ascontiguousarray(part), rules.low, col)
+                tri[:, j] = col
+            illegal = np.flatnonzero(~((tri[:, 0] > tri[:, 1]) & (tri[:, 1] > tri[:, 2])))
+            if len(illegal):
+                i = int(illegal[0])
+                ids = tuple(int(c) for c in self.reps[i])
+                raise HouseWayError(
+                    f"house way {self.name!r} sets {' '.join(str(card_of(c)) for c in ids)} "
+                    f"as {self.answer(ids)}, which is not legal ({rules.describe()})")
+            self._tri[rules.low] = tri
+        return tri
+
+    def lookup(self, hands: npt.NDArray[Any], rules: Rules) -> tuple[int, npt.NDArray[np.int32]]:
+        """(bad row or -1, n x 3 strengths) of checked-at-the-boundary rows."""
+        out = np.empty((len(hands), 3), dtype=np.int32)
+        bad = _core.classify_kernel(hands, self.keys, self.triples(rules), out)
+        if bad <= -2:  # pragma: no cover - every hand has a class
+            raise HouseWayError(f"no class for row {-2 - bad}")
+        return bad, out
+
+
+def _load(path: Path, keys: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8] | None:
+    """The cached answers, or None when the file is missing, stale or damaged."""
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            splits = np.array(data["splits"], dtype=np.uint8)
+            ok = (int(data["format"]) == FORMAT
+                  and str(data["keys_digest"]) == hashlib.sha256(keys.tobytes()).hexdigest()
+                  and str(data["digest"]) == hashlib.sha256(splits.tobytes()).hexdigest()
+                  and len(splits) == len(keys) and int(splits.max(initial=0)) < 105)
+    except Exception as exc:  # a damaged file of any kind: rebuild it
+        warnings.warn(f"rebuilding the damaged house-way cache {path}: {exc}", stacklevel=3)
+        return None
+    if not ok:
+        warnings.warn(f"rebuilding the stale or damaged house-way cache {path}", stacklevel=3)
+        return None
+    return splits
+
+
+def _save(path: Path, keys: npt.NDArray[np.int64], splits: npt.NDArray[np.uint8]) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            np.savez(fh, format=FORMAT, splits=splits,
+                     keys_digest=hashlib.sha256(keys.tobytes()).hexdigest(),
+                     digest=hashlib.sha256(splits.tobytes()).hexdigest())
+        os.replace(tmp, path)
+    except OSError as exc:  # a read-only cache is no reason to fail
+        warnings.warn(f"could not write the house-way cache {path}: {exc}", stacklevel=3)
+
+
+def compile_way(fn: WayFunction, name: str, cache_key: str | None, cache_dir: Path | None,
+                progress: bool | None, check: int) -> CompiledWay:
+    """Ask ``fn`` once per class (or load its cached answers) and check it on a sample."""
+    if not callable(fn):
+        raise HouseWayError(f"from_function needs a callable, got {fn!r}")
+    reps = class_representatives()
+    keys = _keys(reps)
+    order = np.argsort(keys)
+    reps, keys = reps[order], keys[order]
+    path = None if cache_key is None else (cache_dir or default_cache_dir()) / (
+        f"{_slug(name)}-{_slug(cache_key)}.npz")
+    splits = _load(path, keys) if path is not None else None
+    way = CompiledWay(fn, name, keys, reps, np.zeros(len(keys), dtype=np.uint8))
+    _check(way, check)
+    if splits is None:
+        splits = np.empty(len(keys), dtype=np.uint8)
+        bar = _Progress(len(keys), f"compiling house way {name!r}",
+                        sys.stderr.isatty() if progress is None else progress)
+        for i, row in enumerate(reps.tolist()):
+            ids = tuple(row)
+            splits[i] = way.split_of(ids, way.answer(ids))
+            if not i & 4095:
+                bar.update(i)
+        bar.update(len(keys))
+        if path is not None:
+            _save(path, keys, splits)
+    way.splits = splits
+    way.triples(Rules())        # every answer legal under the default rules
+    return way
+
+
+def _sample(n: int) -> npt.NDArray[np.int64]:
+    """Random hands, a quarter with the joker and a quarter rich in one suit."""
+    rng = np.random.default_rng(20261129)
+    hands = np.argsort(rng.random((n, 53)), axis=1)[:, :7]
+    q = n // 4
+    hands[:q, 0] = np.where((hands[:q] == 52).any(1), hands[:q, 0], 52)
+    for i in range(q, 2 * q):       # 4-6 cards of one suit
+        k = int(rng.integers(4, 7))
+        suited = rng.choice(13, k, replace=False) * 4 + int(rng.integers(4))
+        rest = [c for c in rng.permutation(53) if c not in suited and c % 4 != suited[0] % 4]
+        hands[i] = np.concatenate([suited, rest[: 7 - k]])
+    return hands.astype(np.int64)
+
+
+def _shape(setting: Setting, rules: Rules) -> tuple[Any, ...]:
+    """A setting up to renaming suits: each hand's ranks and the three strengths."""
+    parts = (setting.high, setting.medium, setting.low)
+    return (*[tuple(sorted(c.rank for c in p)) for p in parts], setting.strengths(rules))
+
+
+def _check(way: CompiledWay, n: int) -> None:
+    """On ``n`` sample hands (default rules): legal answers and suit symmetry first, then the
+    same strengths as the hand's class representative (suits matter only through flushes)."""
+    if n <= 0:
+        return
+    rules = Rules()
+    hands = _sample(n)
+    rng = np.random.default_rng(7)
+    answers = []
+    for row in hands.tolist():
+        ids = tuple(row)
+        text = " ".join(str(card_of(c)) for c in ids)
+        got = way.answer(ids)
+        hml = got.strengths(rules)
+        if not hml[0] > hml[1] > hml[2]:
+            raise HouseWayError(f"house way {way.name!r} sets {text} as {got}, which is not "
+                                f"legal ({rules.describe()})")
+        perm = rng.permutation(4)
+        while (perm == np.arange(4)).all():
+            perm = rng.permutation(4)
+        renamed = tuple(c if c == 52 else c // 4 * 4 + int(perm[c % 4]) for c in ids)
+        other = way.answer(renamed)
+        if _shape(got, rules) != _shape(other, rules):
+            raise HouseWayError(
+                f"house way {way.name!r} is not suit-symmetric: {text} -> {got}, but the same "
+                f"hand with suits renamed, {' '.join(str(card_of(c)) for c in renamed)} -> "
+                f"{other}")
+        answers.append((text, got, hml))
+    for key, (text, got, hml) in zip(_keys(hands).tolist(), answers, strict=True):
+        rep = tuple(int(c) for c in way.reps[int(np.searchsorted(way.keys, key))])
+        rep_setting = way.answer(rep)
+        if rep_setting.strengths(rules) != hml:
+            raise HouseWayError(
+                f"house way {way.name!r} depends on suits beyond the flushes they make: "
+                f"{text} -> {got}, but {' '.join(str(card_of(c)) for c in rep)} (the same "
+                f"ranks and flushes) -> {rep_setting}")

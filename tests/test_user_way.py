@@ -1,0 +1,208 @@
+"""User-written house ways (issue 3): from_function, its checks, its cache, the example."""
+
+import importlib.util
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from asiapoker import (
+    SPLIT_POSITIONS,
+    HouseWay,
+    HouseWayError,
+    Rules,
+    Setting,
+    dealer_strengths,
+    house_way,
+    solve,
+)
+from asiapoker.cli import main
+from tests.classic_in_python import classic_py
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load_example():
+    spec = importlib.util.spec_from_file_location("rack_card", ROOT / "examples" / "rack_card.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def cache_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("ways")
+
+
+@pytest.fixture(scope="session")
+def classic_copy(cache_dir):
+    return HouseWay.from_function(classic_py, "classic-py", cache_dir=cache_dir, progress=False)
+
+
+@pytest.fixture(scope="session")
+def rack(cache_dir):
+    mod = _load_example()
+    return HouseWay.from_function(mod.rack_card, "rack-card", mod.VERSION, cache_dir=cache_dir,
+                                  progress=False)
+
+
+def test_python_classic_compiles_to_the_built_in(classic_copy):
+    rng = np.random.default_rng(99)
+    hands = np.argsort(rng.random((200_000, 53)), axis=1)[:, :7]
+    for a234 in ("high", "low"):
+        rules = Rules(a234=a234)
+        assert (dealer_strengths(hands, classic_copy, rules)
+                == dealer_strengths(hands, "classic", rules)).all()
+    for seven in ("As Kd 7h 7c Jk 2s 9d", "Ah 2h 3h 4h Td Tc 8s"):
+        a, b = solve(seven), solve(seven, classic_copy)
+        assert [r.wins for r in a.settings] == [r.wins for r in b.settings]
+        assert b.way == "classic-py"
+
+
+def test_house_way_calls_the_function(classic_copy):
+    s = house_way("Kc Kd Jh Js 7c 7d 2s", classic_copy)
+    assert {c.rank for c in s.medium} == {11}
+    _setting, reason = classic_copy.explain("Kc Kd Jh Js 7c 7d 2s")
+    assert "classic-py" in reason
+
+
+def test_the_cache_is_used_rebuilt_and_keyed(cache_dir, classic_copy):
+    calls = []
+    medium_first = HouseWay.named("medium-first")
+
+    def counted_classic(cards):
+        calls.append(1)
+        return classic_py(cards)
+
+    again = HouseWay.from_function(counted_classic, "classic-py", cache_dir=cache_dir, check=10)
+    assert len(calls) <= 30                                   # answers came from the cache
+    assert (again._compiled.splits == classic_copy._compiled.splits).all()
+
+    def counted_fast(cards):                                  # a quick way, to rebuild twice
+        calls.append(1)
+        return medium_first.set(cards)
+
+    hands = np.argsort(np.random.default_rng(4).random((20_000, 53)), axis=1)[:, :7]
+    expected = dealer_strengths(hands, medium_first)
+    first = HouseWay.from_function(counted_fast, "fast", cache_dir=cache_dir, check=10)
+    path = cache_dir / "fast-1.npz"
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2] + b"garbage" * 10)   # corrupt it
+    calls.clear()
+    with pytest.warns(UserWarning, match="rebuilding"):
+        rebuilt = HouseWay.from_function(counted_fast, "fast", cache_dir=cache_dir, check=10)
+    assert len(calls) > 800_000
+    assert (rebuilt._compiled.splits == first._compiled.splits).all()
+    assert (dealer_strengths(hands, rebuilt) == expected).all()
+    path.unlink()                                                # delete it: a new key
+    calls.clear()
+    other = HouseWay.from_function(counted_fast, "fast", cache_key="abc", cache_dir=cache_dir,
+                                   check=10)
+    assert len(calls) > 800_000
+    assert (cache_dir / "fast-abc.npz").exists() and not path.exists()
+    assert (dealer_strengths(hands, other) == expected).all()
+
+
+def test_rack_card_example_end_to_end(rack, cache_dir):
+    s = house_way("9c 9d 9h 9s Ad Kd 2c", rack)            # 9s split 2 + 2
+    assert sorted(c.rank for c in s.medium) == [7, 7]
+    s = house_way("5c 5d 5h 5s Ad Kd 2c", rack)            # 5s stay together
+    assert sorted(c.rank for c in s.high) == [3, 3, 3, 3]
+    s = house_way("9s Ts Js Qs 2d 2c 7h", rack)            # straight flush kept whole
+    assert s.ranks()[0].category == "straight flush"
+    hands = np.argsort(np.random.default_rng(1).random((2000, 53)), axis=1)[:, :7]
+    table = dealer_strengths(hands, rack)
+    for row, tri in zip(hands[:200].tolist(), table[:200].tolist(), strict=True):
+        assert list(house_way(row, rack).strengths()) == tri
+    sol = solve("As Kd 7h 7c Jk 2s 9d", rack)
+    assert sol.way == "rack-card" and sol.total == 53_524_680
+    out = subprocess.run(
+        [sys.executable, "-m", "asiapoker", "house-way", "--json", "--way",
+         str(ROOT / "examples" / "rack_card.py") + ":rack_card", "9c 9d 9h 9s Ad Kd 2c"],
+        capture_output=True, text=True, env={"ASIAPOKER_CACHE_DIR": str(cache_dir),
+                                             "PATH": "/usr/bin:/bin"}, check=True)
+    assert '"way": "rack-card"' in out.stdout and '"medium": "Pair of 9s"' in out.stdout
+
+
+def _first_split(cards):
+    return Setting(cards[:4], cards[4:6], cards[6])
+
+
+@pytest.mark.parametrize(
+    ("fn", "match"),
+    [(lambda cards: (cards[:4], cards[4:6], next(c for c in range(53) if c not in cards)),
+      "not the seven cards"),
+     (lambda cards: Setting(cards[:4], cards[4:6], cards[0]), "failed on"),
+     (lambda cards: (cards[:3], cards[3:5], cards[5]), "malformed"),
+     (lambda cards: 42, "malformed"),
+     (_first_split, "not legal"),
+     (lambda cards: 1 / 0, None)],
+)
+def test_malformed_and_illegal_ways_are_rejected(fn, match, tmp_path):
+    with pytest.raises((HouseWayError, ZeroDivisionError), match=match):
+        HouseWay.from_function(fn, "bad", cache_dir=tmp_path)
+
+
+def test_suit_asymmetric_way_is_rejected_with_both_hands(tmp_path):
+    def spade_low(cards):
+        # classic, but a spade goes low whenever that is legal: not suit-symmetric
+        for h, m, lo in SPLIT_POSITIONS:
+            s = Setting([cards[i] for i in h], [cards[i] for i in m], cards[lo])
+            if cards[lo].suit == 3 and s.strengths()[0] > s.strengths()[1] > s.strengths()[2]:
+                return s
+        return classic_py(cards)
+
+    with pytest.raises(HouseWayError, match="not suit-symmetric") as err:
+        HouseWay.from_function(spade_low, "spades", cache_dir=tmp_path)
+    assert str(err.value).count("->") == 2
+
+
+def test_way_that_reads_suits_beyond_flushes_is_rejected(tmp_path):
+    def suited_medium(cards):
+        # suit-symmetric, but prefers a suited medium hand even when no flush is involved
+        best = None
+        for h, m, lo in SPLIT_POSITIONS:
+            s = Setting([cards[i] for i in h], [cards[i] for i in m], cards[lo])
+            hml = s.strengths()
+            if hml[0] > hml[1] > hml[2]:
+                key = (s.medium[0].suit == s.medium[1].suit, hml[1], hml[2], hml[0])
+                if best is None or key > best[0]:
+                    best = (key, s)
+        return best[1]
+
+    with pytest.raises(HouseWayError, match="beyond the flushes"):
+        HouseWay.from_function(suited_medium, "suited", cache_dir=tmp_path)
+
+
+def test_names_and_arguments(tmp_path):
+    with pytest.raises(HouseWayError, match="built-in"):
+        HouseWay.from_function(classic_py, "classic", cache_dir=tmp_path)
+    with pytest.raises(HouseWayError, match="name"):
+        HouseWay.from_function(classic_py, "", cache_dir=tmp_path)
+    with pytest.raises(HouseWayError, match="callable"):
+        HouseWay.from_function("classic", "x", cache_dir=tmp_path)
+
+
+def test_progress_bar(tmp_path, capsys):
+    calls = []
+
+    def tiny(cards):
+        calls.append(1)
+        return classic_py(cards)
+
+    # only the progress text matters here: stop the compile early by raising after a while
+    def stopping(cards):
+        if len(calls) > 20_000:
+            raise KeyboardInterrupt
+        return tiny(cards)
+
+    with pytest.raises(KeyboardInterrupt):
+        HouseWay.from_function(stopping, "stopping", cache_dir=tmp_path, progress=True,
+                               check=5)
+    assert "compiling house way 'stopping'" in capsys.readouterr().err
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert main(["house-way", "--way", "nowhere.py:f", "2c 3c 4c 5c 6c 7c 8c"]) == 2
