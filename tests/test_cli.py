@@ -136,3 +136,15 @@ def test_usage_errors_exit_2_with_one_line(capsys, argv):
     assert run(*argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("asiapoker: error:") and err.count("\n") == 1
+
+
+def test_simulate(capsys):
+    assert run("simulate", "--rounds", "5000", "--seed", "1", "--bonus", "a", "--quiet") == 0
+    out = capsys.readouterr().out
+    assert "30,000 hands" in out and "house edge" in out and "95% CI" in out
+    assert "house way classic" in out and "bonus return" in out
+    assert run("simulate", "--json", "--rounds", "2000", "--seats", "2", "--seed", "1") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["hands"] == 4000 and data["way"] == "classic"
+    assert run("simulate", "--rounds", "0") == 2
+    assert run("simulate", "--seats", "9") == 2

@@ -7,6 +7,7 @@ Data flows one way: cards -> strengths -> settings -> outcomes.
 'Flush, A-K-Q-5 of spades'
 """
 
+from . import table
 from .bonus import (
     BONUS_CATEGORIES,
     BonusOdds,
@@ -26,6 +27,7 @@ from .errors import (
     HouseWayError,
     IllegalSettingError,
     RuleError,
+    WagerError,
 )
 from .house_way import HouseWay, dealer_strengths, house_way
 from .ranks import CATEGORIES, HandRank, rank, strengths
@@ -68,6 +70,7 @@ __all__ = [
     "Setting",
     "SettingResult",
     "Solution",
+    "WagerError",
     "bonus_hand",
     "bonus_hands",
     "bonus_odds",
@@ -85,4 +88,5 @@ __all__ = [
     "split_strengths",
     "splits",
     "strengths",
+    "table",
 ]

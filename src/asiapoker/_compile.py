@@ -14,7 +14,6 @@ import os
 import re
 import sys
 import tempfile
-import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -25,15 +24,13 @@ import numpy.typing as npt
 
 from . import _core
 from ._classes import class_representatives
+from ._progress import Progress
 from .cards import Card, card_of
 from .errors import AsiaPokerError, HouseWayError
 from .rules import Rules
-from .setting import SPLIT_POSITIONS, Setting
+from .setting import SPLIT_POSITIONS, Setting, chosen_strengths
 
 FORMAT = 1
-_HIGH_POS = np.array([h for h, _, _ in SPLIT_POSITIONS], dtype=np.intp)
-_MED_POS = np.array([m for _, m, _ in SPLIT_POSITIONS], dtype=np.intp)
-_LOW_POS = np.array([[lo] for _, _, lo in SPLIT_POSITIONS], dtype=np.intp)
 _SPLIT_OF = {(sum(1 << p for p in h), lo): k for k, (h, _, lo) in enumerate(SPLIT_POSITIONS)}
 
 WayFunction = Callable[[tuple[Card, ...]], Any]
@@ -50,28 +47,6 @@ def default_cache_dir() -> Path:
 
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._") or "way"
-
-
-class _Progress:
-    """A one-line progress bar on stderr, refreshed at most twice a second."""
-
-    def __init__(self, total: int, label: str, enabled: bool) -> None:
-        self.total, self.label, self.enabled = total, label, enabled
-        self.start = self.last = time.monotonic()
-
-    def update(self, done: int) -> None:
-        now = time.monotonic()
-        if not self.enabled or (now - self.last < 0.5 and done < self.total):
-            return
-        self.last = now
-        frac = done / self.total
-        eta = (now - self.start) * (1 - frac) / frac if frac else 0.0
-        bar = "#" * int(30 * frac)
-        sys.stderr.write(f"\r{self.label} [{bar:<30}] {frac:6.1%} {done:,}/{self.total:,} "
-                         f"ETA {eta:5.0f}s")
-        if done >= self.total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
 
 
 def _keys(hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -118,14 +93,7 @@ class CompiledWay:
         answer is illegal under them."""
         tri = self._tri.get(rules.low)
         if tri is None:
-            rows = np.arange(len(self.reps))[:, None]
-            k = self.splits.astype(np.intp)
-            parts = [self.reps[rows, pos[k]] for pos in (_HIGH_POS, _MED_POS, _LOW_POS)]
-            tri = np.empty((len(self.reps), 3), dtype=np.int32)
-            col = np.empty(len(self.reps), dtype=np.int32)
-            for j, part in enumerate(parts):
-                _core.strengths_kernel(np.ascontiguousarray(part), rules.low, col)
-                tri[:, j] = col
+            tri = chosen_strengths(self.reps, self.splits, rules)
             illegal = np.flatnonzero(~((tri[:, 0] > tri[:, 1]) & (tri[:, 1] > tri[:, 2])))
             if len(illegal):
                 i = int(illegal[0])
@@ -194,7 +162,7 @@ def compile_way(fn: WayFunction, name: str, cache_key: str | None, cache_dir: Pa
     _check(way, check)
     if splits is None:
         splits = np.empty(len(keys), dtype=np.uint8)
-        bar = _Progress(len(keys), f"compiling house way {name!r}",
+        bar = Progress(len(keys), f"compiling house way {name!r}",
                         sys.stderr.isatty() if progress is None else progress)
         for i, row in enumerate(reps.tolist()):
             ids = tuple(row)

@@ -22,6 +22,7 @@ from .ranks import rank
 from .rules import Rules
 from .setting import Setting, is_legal, settle, splits
 from .solver import SettingResult, solve
+from .table import simulate
 
 __all__ = ["main"]
 
@@ -220,6 +221,27 @@ def cmd_bonus_odds(args: argparse.Namespace) -> None:
     print(f"house edge {odds.house_edge:.4%}")
 
 
+def cmd_simulate(args: argparse.Namespace) -> None:
+    rules = _rules(args)
+    sim = simulate(args.rounds, seats=args.seats, way=_way(args.way), player=args.player,
+                   bonus_table=args.bonus, seed=args.seed, workers=args.workers, rules=rules,
+                   progress=False if args.quiet else None)
+    if args.json:
+        _emit(args, sim.to_dict(), "")
+        return
+    lo, hi = sim.confidence_interval
+    print(f"{sim.rounds:,} rounds x {sim.seats} seats = {sim.hands:,} hands ({sim.describe()}; "
+          f"seed {sim.seed})")
+    for seat in range(sim.seats):
+        print(f"seat {seat + 1}: won {sim.wins[seat]:,}, lost {sim.losses[seat]:,}")
+    print(f"house edge {sim.house_edge:.4%} (95% CI {lo:.4%} to {hi:.4%})")
+    if sim.bonus_table:
+        for name, count in sim.bonus_counts.items():
+            print(f"  bonus {name:<28} {count:>12,} {count / sim.hands:>10.6f}")
+        print(f"bonus return {sim.bonus_ev:+.4%} per unit (pay table {sim.bonus_table})")
+    print(f"{sim.rounds_per_s:,.0f} rounds/s, {sim.rounds_per_s * sim.seats:,.0f} hands/s")
+
+
 def _parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     common.add_argument("--json", action="store_true", help="print JSON for programs")
@@ -262,6 +284,18 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("bonus-odds", parents=[common, tables],
                        help="exact odds and house edge of the bonus wager")
     s.set_defaults(func=cmd_bonus_odds)
+    s = sub.add_parser("simulate", parents=[common], help="simulate rounds at a full table")
+    s.add_argument("--rounds", type=int, default=100_000, help="rounds to play")
+    s.add_argument("--seats", type=int, default=6, help="players at the table (1-6)")
+    s.add_argument("--seed", type=int, default=0, help="random seed")
+    s.add_argument("--way", default="classic", help=WAY_HELP)
+    s.add_argument("--player", choices=("house-way", "optimal"), default="house-way",
+                   help="how the players set (optimal: the solver, about 3 ms a hand)")
+    s.add_argument("--bonus", type=str.upper, choices=("A", "B", "C"), default=None,
+                   help="also track the bonus wager under this pay table")
+    s.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.set_defaults(func=cmd_simulate)
     return p
 
 

@@ -11,6 +11,7 @@ __all__ = [
     "HouseWayError",
     "IllegalSettingError",
     "RuleError",
+    "WagerError",
 ]
 
 
@@ -44,3 +45,8 @@ class HouseWayError(AsiaPokerError):
 
 class BonusError(AsiaPokerError):
     """An unknown pay table or category, or a bad payout."""
+
+
+class WagerError(AsiaPokerError):
+    """A wager the table cannot take (no such seat, a bonus alone, non-adjacent areas, a bad
+    amount) or a bad simulation argument."""

@@ -176,6 +176,28 @@ def is_legal(setting: SettingLike, rules: Rules | None = None) -> bool:
     return h > m > lo
 
 
+_POSITIONS = (
+    np.array([h for h, _, _ in SPLIT_POSITIONS], dtype=np.intp),
+    np.array([m for _, m, _ in SPLIT_POSITIONS], dtype=np.intp),
+    np.array([[lo] for _, _, lo in SPLIT_POSITIONS], dtype=np.intp),
+)
+
+
+def chosen_strengths(hands: npt.NDArray[Any], splits: npt.NDArray[Any],
+                     rules: Rules | None = None) -> npt.NDArray[np.int32]:
+    """(high, medium, low) strengths of split ``splits[i]`` of checked row ``hands[i]`` (an
+    n x 7 array of card ids), computed in the core: an n x 3 int32 array."""
+    low = resolve(rules).low
+    rows = np.arange(len(hands))[:, None]
+    k = np.asarray(splits, dtype=np.intp)
+    out = np.empty((len(hands), 3), dtype=np.int32)
+    col = np.empty(len(hands), dtype=np.int32)
+    for j, pos in enumerate(_POSITIONS):
+        _core.strengths_kernel(np.ascontiguousarray(hands[rows, pos[k]]), low, col)
+        out[:, j] = col
+    return out
+
+
 class Outcome(NamedTuple):
     """The settlement of one wager: ``result`` is ``"win"``, ``"lose"`` or ``"foul"``;
     ``hands`` the plain (high, medium, low) comparisons (``"win"``, ``"lose"`` or ``"copy"``,
