@@ -29,6 +29,7 @@ def bonus_enumerate() -> npt.NDArray[np.int64]: ...
 class DealerModel:
     low: int
     n_triples: int
+    sizes: tuple[int, int, int, int]
     def __init__(self, low: int, *arrays: npt.NDArray[Any]) -> None: ...
     def solve_rows(
         self, hands: Cards, out: npt.NDArray[np.int64], totals: npt.NDArray[np.int64]

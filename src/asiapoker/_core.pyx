@@ -542,11 +542,11 @@ cdef class DealerModel:
     cdef int32_t[::1] tr_h
     cdef int16_t[::1] tr_md
     cdef int8_t[::1] tr_ld
-    cdef uint8_t[:, ::1] rk_counts      # n x 13 rank counts of the non-joker cards
+    cdef uint8_t[:, ::1] rk_pairs       # n x 7 (rank, count) as rank * 5 + count, 0 = none
     cdef uint8_t[::1] rk_joker
     cdef int32_t[::1] rk_tid
     cdef uint16_t[::1] sg_f
-    cdef uint8_t[:, ::1] sg_o           # n x 3 (rank, count) pairs packed as rank*4+count
+    cdef uint8_t[:, ::1] sg_o           # n x 3 (rank, count) as rank * 4 + count, 0 = none
     cdef uint8_t[::1] sg_joker
     cdef int32_t[:, ::1] sg_tid         # n x 2: (+true, -rank-only)
     cdef uint16_t[::1] db_f1
@@ -555,14 +555,14 @@ cdef class DealerModel:
     cdef int32_t[::1] mvals
     cdef int32_t[::1] lvals
 
-    def __init__(self, int low, tr_h, tr_md, tr_ld, rk_counts, rk_joker, rk_tid,
+    def __init__(self, int low, tr_h, tr_md, tr_ld, rk_pairs, rk_joker, rk_tid,
                  sg_f, sg_o, sg_joker, sg_tid, db_f1, db_f2, db_tid, mvals, lvals):
         self.low = low
         self.n_triples = len(tr_h)
         self.tr_h = tr_h
         self.tr_md = tr_md
         self.tr_ld = tr_ld
-        self.rk_counts = rk_counts
+        self.rk_pairs = rk_pairs
         self.rk_joker = rk_joker
         self.rk_tid = rk_tid
         self.sg_f = sg_f
@@ -575,15 +575,30 @@ cdef class DealerModel:
         self.mvals = mvals
         self.lvals = lvals
 
+    @property
+    def sizes(self):
+        """(rank classes, single-flush corrections, double-flush corrections, triples)."""
+        return (self.rk_tid.shape[0], self.sg_f.shape[0], self.db_f1.shape[0], self.n_triples)
+
     cdef void distribution(self, const int* player, int64_t* dist) noexcept nogil:
         """dist[t] = number of dealer hands from the 46 other cards whose triple is t."""
         cdef int avail[13]
         cdef int avail_in[4][13]
         cdef int availmask[4]
-        cdef int r, s, s2, i, o, jok = 1
-        cdef Py_ssize_t n
+        cdef int64_t P[65]          # P[r * 5 + k] = C(cards of rank r left, k); P[0] = 1
+        cdef int64_t Q[4][52]       # Q[s][r * 4 + k] = C(rank r left outside suit s, k)
+        cdef int r, s, s2, i, k, jok = 1
+        cdef Py_ssize_t n, nr = self.rk_tid.shape[0], ns = self.sg_f.shape[0]
         cdef int64_t cnt
-        cdef uint16_t f
+        cdef int f
+        cdef const uint8_t* rk = &self.rk_pairs[0, 0]
+        cdef const uint8_t* rkj = &self.rk_joker[0]
+        cdef const int32_t* rkt = &self.rk_tid[0]
+        cdef const uint16_t* sgf = &self.sg_f[0]
+        cdef const uint8_t* sgo = &self.sg_o[0, 0]
+        cdef const uint8_t* sgj = &self.sg_joker[0]
+        cdef const int32_t* sgt = &self.sg_tid[0, 0]
+        cdef const uint8_t* o
         for r in range(13):
             avail[r] = 4
             for s in range(4):
@@ -598,31 +613,33 @@ cdef class DealerModel:
             availmask[s] = 0
             for r in range(13):
                 availmask[s] |= avail_in[s][r] << r
-        memset(dist, 0, self.n_triples * sizeof(int64_t))
-        for n in range(self.rk_tid.shape[0]):
-            if self.rk_joker[n] and not jok:
-                continue
-            cnt = 1
-            for r in range(13):
-                if self.rk_counts[n, r]:
-                    cnt *= BINOM[avail[r]][self.rk_counts[n, r]]
-                    if cnt == 0:
-                        break
-            dist[self.rk_tid[n]] += cnt
+        for r in range(13):
+            for k in range(5):
+                P[r * 5 + k] = BINOM[avail[r]][k]
+            for s in range(4):
+                for k in range(4):
+                    Q[s][r * 4 + k] = BINOM[avail[r] - avail_in[s][r]][k]
+        P[0] = 1
         for s in range(4):
-            for n in range(self.sg_f.shape[0]):
-                f = self.sg_f[n]
-                if (f & ~availmask[s]) or (self.sg_joker[n] and not jok):
+            Q[s][0] = 1
+        memset(dist, 0, self.n_triples * sizeof(int64_t))
+        for n in range(nr):
+            if rkj[n] and not jok:
+                continue
+            o = rk + 7 * n
+            dist[rkt[n]] += P[o[0]] * P[o[1]] * P[o[2]] * P[o[3]] * P[o[4]] * P[o[5]] * P[o[6]]
+        for n in range(ns):                    # each entry read once, all four suits
+            if sgj[n] and not jok:
+                continue
+            f = sgf[n]
+            o = sgo + 3 * n
+            for s in range(4):
+                if f & ~availmask[s]:
                     continue
-                cnt = 1
-                for i in range(3):
-                    o = self.sg_o[n, i]
-                    if o & 3:
-                        r = o >> 2
-                        cnt *= BINOM[avail[r] - avail_in[s][r]][o & 3]
+                cnt = Q[s][o[0]] * Q[s][o[1]] * Q[s][o[2]]
                 if cnt:
-                    dist[self.sg_tid[n, 0]] += cnt
-                    dist[self.sg_tid[n, 1]] -= cnt
+                    dist[sgt[2 * n]] += cnt
+                    dist[sgt[2 * n + 1]] -= cnt
         if jok:
             for s in range(4):
                 for s2 in range(s + 1, 4):

@@ -56,13 +56,14 @@ def _mask(ranks: npt.NDArray[np.int64]) -> npt.NDArray[np.uint16]:
     return mask
 
 
-def _packed_counts(o: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
-    """Each row of up to 3 ranks as up to 3 ``rank * 4 + count`` bytes (0 = unused)."""
+def _packed_counts(o: npt.NDArray[np.int64], width: int, base: int) -> npt.NDArray[np.uint8]:
+    """Each row's (rank, count) pairs as ``rank * base + count`` bytes, ``width`` of them,
+    0 where unused (the core multiplies table entries: entry 0 is 1)."""
     cnt = rank_counts(o)
     rows, ranks = np.nonzero(cnt)
     pos = np.arange(len(rows)) - np.searchsorted(rows, rows)
-    packed = np.zeros((len(o), 3), dtype=np.uint8)
-    packed[rows, pos] = ranks * 4 + cnt[rows, ranks]
+    packed = np.zeros((len(o), width), dtype=np.uint8)
+    packed[rows, pos] = ranks * base + cnt[rows, ranks]
     return packed
 
 
@@ -83,7 +84,7 @@ def build_model(way: HouseWay, rules: Rules) -> _core.DealerModel:
         rk_rows.append(ms)
         rk_joker.append(np.full(len(ms), joker))
         reps.append(triples(rank_rep(ms, joker)))
-    rk_counts = np.concatenate([rank_counts(ms) for ms in rk_rows]).astype(np.uint8)
+    rk_pairs = np.concatenate([_packed_counts(ms, 7, 5) for ms in rk_rows])
     # single flush suits: suit 0 holds exactly F, the rest O lie in suits 1-3
     sg_f, sg_o, sg_joker = [], [], []
     for joker in (False, True):
@@ -91,7 +92,7 @@ def build_model(way: HouseWay, rules: Rules) -> _core.DealerModel:
             reps.append(triples(flush_rep(f, o, joker)))
             reps.append(triples(rank_rep(np.hstack([f, o]), joker)))
             sg_f.append(_mask(f))
-            sg_o.append(_packed_counts(o))
+            sg_o.append(_packed_counts(o, 3, 4))
             sg_joker.append(np.full(len(f), joker))
     # two flush suits (3 + 3 + joker): suit 0 holds F1, suit 1 holds F2
     f3 = subsets(3)
@@ -123,7 +124,7 @@ def build_model(way: HouseWay, rules: Rules) -> _core.DealerModel:
         low,
         th.astype(np.int32), np.searchsorted(mvals, tm).astype(np.int16),
         np.searchsorted(lvals, tl).astype(np.int8),
-        np.ascontiguousarray(rk_counts), np.concatenate(rk_joker).astype(np.uint8), rk_tid,
+        np.ascontiguousarray(rk_pairs), np.concatenate(rk_joker).astype(np.uint8), rk_tid,
         np.concatenate(sg_f)[keep], np.ascontiguousarray(np.concatenate(sg_o)[keep]),
         np.concatenate(sg_joker).astype(np.uint8)[keep],
         np.ascontiguousarray(np.stack([sg_true, sg_rank], 1)[keep]),
