@@ -81,6 +81,18 @@ class Setting:
         self.low: tuple[Card, ...] = (card_of(lo[0]),)
 
     @classmethod
+    def _checked(cls, h: tuple[int, ...], m: tuple[int, ...], lo: int) -> Setting:
+        """A setting of ids already known to be seven distinct cards (no validation)."""
+        self = cls.__new__(cls)
+        self._ids = (*h, *m, lo)
+        self._mask = sum(1 << i for i in self._ids)
+        self._cache = [None, None]
+        self.high = tuple(card_of(i) for i in h)
+        self.medium = tuple(card_of(i) for i in m)
+        self.low = (card_of(lo),)
+        return self
+
+    @classmethod
     def parse(cls, text: str) -> Setting:
         """A setting from text ``"H H H H | M M | L"`` (``|`` or ``/`` between the hands)."""
         parts = text.replace("/", "|").split("|")

@@ -282,7 +282,7 @@ def _results(ids: tuple[int, ...], wins: Sequence[int], total: int,
     hs, ms, ls = _core.split_strengths(ids, rules.low)
     rows = []
     for k, (h, m, lo) in enumerate(SPLIT_POSITIONS):
-        setting = Setting([ids[i] for i in h], [ids[i] for i in m], ids[lo])
+        setting = Setting._checked(tuple(ids[i] for i in h), tuple(ids[i] for i in m), ids[lo])
         rows.append(SettingResult(k, setting, hs[k] > ms[k] > ls[k], int(wins[k]), total,
                                   rules.pays))
     return rows
