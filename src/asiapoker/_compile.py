@@ -28,7 +28,7 @@ from ._progress import Progress
 from .cards import Card, card_of
 from .errors import AsiaPokerError, HouseWayError
 from .rules import Rules
-from .setting import SPLIT_POSITIONS, Setting, chosen_strengths
+from .setting import SPLIT_POSITIONS, Setting, chosen_strengths, setting_of
 
 FORMAT = 1
 _SPLIT_OF = {(sum(1 << p for p in h), lo): k for k, (h, _, lo) in enumerate(SPLIT_POSITIONS)}
@@ -72,15 +72,7 @@ class CompiledWay:
             raw = self.fn(hand)
         except AsiaPokerError as exc:
             raise HouseWayError(f"house way {self.name!r} failed on {text}: {exc}") from exc
-        try:
-            setting = Setting.coerce(raw)
-        except AsiaPokerError as exc:
-            raise HouseWayError(f"house way {self.name!r} returned a malformed setting for "
-                                f"{text}: {exc}") from None
-        if sorted(map(int, setting.cards)) != sorted(ids):
-            raise HouseWayError(f"house way {self.name!r} returned {setting} for {text}: not "
-                                "the seven cards it was given, each once")
-        return setting
+        return setting_of(raw, ids, f"house way {self.name!r}")
 
     def split_of(self, ids: tuple[int, ...], setting: Setting) -> int:
         """Index (in SPLIT_POSITIONS order of ``ids``) of ``setting``."""

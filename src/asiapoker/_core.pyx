@@ -290,6 +290,13 @@ def split_positions():
     )
 
 
+cdef inline void load7(const card_t* row, int* c) noexcept nogil:
+    """Copy a checked seven-card row into ``c``."""
+    cdef int k
+    for k in range(7):
+        c[k] = row[k]
+
+
 cdef inline Py_ssize_t check_rows(card_t[:, ::1] hands) noexcept nogil:
     """Index of the first row with an id outside 0..52 or a repeated id; -1 when all are fine."""
     cdef Py_ssize_t i, j
@@ -342,8 +349,7 @@ def legal_kernel(card_t[:, ::1] hands, int low, uint8_t[:, ::1] out):
         bad = check_rows(hands)
         if bad < 0:
             for i in range(hands.shape[0]):
-                for k in range(7):
-                    c[k] = hands[i, k]
+                load7(&hands[i, 0], c)
                 seven_parts(c, low, h35, m21, l7)
                 for k in range(NSPLITS):
                     m = m21[SPLIT_M[k]]
@@ -450,7 +456,7 @@ cdef int choose(const int* c, int low, int kind, int o0, int o1, int o2,
     cdef int32_t m21[21]
     cdef int32_t l7[7]
     cdef int32_t s[3]
-    cdef int k, code, p, best_k = -1, rnd
+    cdef int k, code = 0, p, best_k = -1, rnd
     cdef uint64_t key, best = 0
     seven_parts(c, low, h35, m21, l7)
     if kind == 1:
@@ -499,15 +505,13 @@ def house_way_kernel(card_t[:, ::1] hands, int low, int kind, int o0, int o1, in
     """Fill ``out`` (n x 3) with the house way's (high, medium, low) strengths of n seven-card
     rows; returns the first bad row (nothing trusted in ``out``) or -1."""
     cdef Py_ssize_t i, bad
-    cdef int k
     cdef int c[7]
     cdef int32_t hml[3]
     with nogil:
         bad = check_rows(hands)
         if bad < 0:
             for i in range(hands.shape[0]):
-                for k in range(7):
-                    c[k] = hands[i, k]
+                load7(&hands[i, 0], c)
                 sort7(c)
                 choose(c, low, kind, o0, o1, o2, hml)
                 out[i, 0] = hml[0]
@@ -661,7 +665,6 @@ cdef class DealerModel:
         cdef int64_t A[(NM + 1) * (NL + 1)]
         cdef int64_t PA[(NM + 1) * (NL + 1)]
         cdef int64_t PB[(NM + 1) * (NL + 1)]
-        cdef int64_t row
         cdef int i, j, q, t, k, mi, li, qi
         cdef int32_t h, m, l
         cdef Py_ssize_t p = 0
@@ -710,7 +713,6 @@ cdef class DealerModel:
         releases the GIL.  Returns the first bad row or -1."""
         cdef Py_ssize_t i, t, bad
         cdef int c[7]
-        cdef int k
         cdef int64_t* dist
         cdef int64_t tot
         with nogil:
@@ -718,8 +720,7 @@ cdef class DealerModel:
             if bad < 0:
                 dist = <int64_t*>calloc(self.n_triples, sizeof(int64_t))
                 for i in range(hands.shape[0]):
-                    for k in range(7):
-                        c[k] = hands[i, k]
+                    load7(&hands[i, 0], c)
                     self.distribution(c, dist)
                     tot = 0
                     for t in range(self.n_triples):
@@ -882,14 +883,12 @@ cdef int bonus_mask(const int* c) noexcept nogil:
 def bonus_kernel(card_t[:, ::1] hands, int16_t[::1] out):
     """Fill ``out`` with the bonus masks of n seven-card rows; returns the first bad row or -1."""
     cdef Py_ssize_t i, bad
-    cdef int k
     cdef int c[7]
     with nogil:
         bad = check_rows(hands)
         if bad < 0:
             for i in range(hands.shape[0]):
-                for k in range(7):
-                    c[k] = hands[i, k]
+                load7(&hands[i, 0], c)
                 out[i] = bonus_mask(c)
     return bad
 
@@ -939,7 +938,7 @@ cdef int64_t class_key(const int* c) noexcept nogil:
     cdef int cnt[13]
     cdef int sm[4]
     cdef int sc[4]
-    cdef int i, r, s, j = 0, nflush = 0, fs = -1, fs2 = -1, thr
+    cdef int i, r, s, j = 0, fs = -1, fs2 = -1, thr
     cdef int64_t key = 0, p
     for r in range(13):
         cnt[r] = 0
@@ -978,14 +977,12 @@ cdef int64_t class_key(const int* c) noexcept nogil:
 def class_keys_kernel(card_t[:, ::1] hands, int64_t[::1] out):
     """Class keys of n seven-card rows; returns the first bad row or -1."""
     cdef Py_ssize_t i, bad
-    cdef int k
     cdef int c[7]
     with nogil:
         bad = check_rows(hands)
         if bad < 0:
             for i in range(hands.shape[0]):
-                for k in range(7):
-                    c[k] = hands[i, k]
+                load7(&hands[i, 0], c)
                 out[i] = class_key(c)
     return bad
 
@@ -995,15 +992,13 @@ def classify_kernel(card_t[:, ::1] hands, const int64_t[::1] keys, const int32_t
     """out[i] = tri[index of the class key of row i in the sorted ``keys``]; returns the first
     bad row (or -2 - row for a key missing from ``keys``) or -1."""
     cdef Py_ssize_t i, bad, lo, hi, mid, n = keys.shape[0]
-    cdef int k
     cdef int c[7]
     cdef int64_t key
     with nogil:
         bad = check_rows(hands)
         if bad < 0:
             for i in range(hands.shape[0]):
-                for k in range(7):
-                    c[k] = hands[i, k]
+                load7(&hands[i, 0], c)
                 key = class_key(c)
                 lo = 0
                 hi = n

@@ -13,6 +13,7 @@ asiapoker.errors.HandSizeError: a high hand needs 4 cards, got 3: As Ks Qs
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal, NamedTuple, TypeAlias
 
 import numpy as np
@@ -20,7 +21,13 @@ import numpy.typing as npt
 
 from . import _core
 from .cards import Card, CardLike, CardsLike, card_of, to_ids
-from .errors import DuplicateCardError, HandSizeError, IllegalSettingError
+from .errors import (
+    AsiaPokerError,
+    DuplicateCardError,
+    HandSizeError,
+    HouseWayError,
+    IllegalSettingError,
+)
 from .ranks import HandRank, as_card_array, bad_row_error
 from .rules import DEFAULT_RULES, Rules, resolve
 
@@ -164,6 +171,20 @@ class Setting:
 
 
 SettingLike: TypeAlias = Setting | str | tuple[Any, Any, Any]
+
+
+def setting_of(answer: Any, ids: Sequence[int], who: str) -> Setting:
+    """``answer`` (from user code) as a Setting of exactly the seven cards ``ids``, or a
+    :class:`~asiapoker.errors.HouseWayError` that names ``who`` and the hand."""
+    text = " ".join(str(card_of(i)) for i in ids)
+    try:
+        setting = Setting.coerce(answer)
+    except AsiaPokerError as exc:
+        raise HouseWayError(f"{who} returned a malformed setting for {text}: {exc}") from None
+    if sorted(map(int, setting.cards)) != sorted(ids):
+        raise HouseWayError(f"{who} returned {setting} for {text}: not the seven cards it was "
+                            "given, each once")
+    return setting
 
 
 def splits(seven: CardsLike) -> list[Setting]:

@@ -36,10 +36,10 @@ from . import _core
 from ._progress import Progress
 from .bonus import BONUS_CATEGORIES, PayTable, TableLike, bonus_hand, mask_counts
 from .cards import Card, card_of
-from .errors import AsiaPokerError, HouseWayError, IllegalSettingError, WagerError
+from .errors import AsiaPokerError, IllegalSettingError, WagerError
 from .house_way import HouseWay, WayLike, resolve_way
 from .rules import Rules, resolve
-from .setting import Setting, chosen_strengths, settle
+from .setting import Setting, chosen_strengths, setting_of, settle
 from .solver import model
 
 __all__ = [
@@ -356,14 +356,7 @@ class Table:
         answer = strategy(hand)
         if isinstance(answer, _Surrender):
             return answer
-        try:
-            setting = Setting.coerce(answer)
-        except AsiaPokerError as exc:
-            raise HouseWayError(f"seat {seat}: the strategy returned a malformed setting for "
-                                f"{' '.join(_text(cards))}: {exc}") from None
-        if sorted(map(int, setting.cards)) != sorted(cards):
-            raise HouseWayError(f"seat {seat}: the strategy set {setting}, not the seven cards "
-                                f"dealt ({' '.join(_text(cards))})")
+        setting = setting_of(answer, cards, f"seat {seat}: the strategy")
         h, m, lo = setting.strengths(self.rules)
         if not h > m > lo:
             raise IllegalSettingError(f"seat {seat}: the strategy set {setting}, which is not "
