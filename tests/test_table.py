@@ -216,6 +216,7 @@ def test_simulation_is_reproducible_for_any_number_of_workers():
     assert a.wins == b.wins and a.round_wins == b.round_wins
     assert a.bonus_counts == b.bonus_counts
     assert simulate(20_000, seed=4).wins != a.wins
+    assert a.pooled == {"wins": sum(a.wins), "losses": sum(a.losses), "fouls": 0}
     assert sum(a.round_wins) == a.rounds and sum(a.wins) == sum(
         k * n for k, n in enumerate(a.round_wins))
     assert "classic" in a.describe() and "a234=high" in a.describe()

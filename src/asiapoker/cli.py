@@ -234,6 +234,9 @@ def cmd_simulate(args: argparse.Namespace) -> None:
           f"seed {sim.seed})")
     for seat in range(sim.seats):
         print(f"seat {seat + 1}: won {sim.wins[seat]:,}, lost {sim.losses[seat]:,}")
+    pooled = sim.pooled
+    print(f"all seats: won {pooled['wins']:,}, lost {pooled['losses']:,}, fouled "
+          f"{pooled['fouls']:,}")
     print(f"house edge {sim.house_edge:.4%} (95% CI {lo:.4%} to {hi:.4%})")
     if sim.bonus_table:
         for name, count in sim.bonus_counts.items():
@@ -290,7 +293,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0, help="random seed")
     s.add_argument("--way", default="classic", help=WAY_HELP)
     s.add_argument("--player", choices=("house-way", "optimal"), default="house-way",
-                   help="how the players set (optimal: the solver, about 3 ms a hand)")
+                   help="how the players set (optimal: the solver, about 1 ms a hand)")
     s.add_argument("--bonus", type=str.upper, choices=("A", "B", "C"), default=None,
                    help="also track the bonus wager under this pay table")
     s.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
