@@ -537,6 +537,7 @@ from libc.string cimport memset
 cdef enum:
     NM = 91          # distinct medium strengths
     NL = 13          # distinct low strengths
+    CELLS = 92 * 14  # (NM + 1) * (NL + 1)
 
 
 cdef class DealerModel:
@@ -544,8 +545,7 @@ cdef class DealerModel:
     cdef readonly int low
     cdef readonly Py_ssize_t n_triples
     cdef int32_t[::1] tr_h
-    cdef int16_t[::1] tr_md
-    cdef int8_t[::1] tr_ld
+    cdef int16_t[::1] tr_cell        # (medium index + 1) * (NL + 1) + low index + 1
     cdef uint8_t[:, ::1] rk_pairs       # n x 7 (rank, count) as rank * 5 + count, 0 = none
     cdef uint8_t[::1] rk_joker
     cdef int32_t[::1] rk_tid
@@ -564,8 +564,8 @@ cdef class DealerModel:
         self.low = low
         self.n_triples = len(tr_h)
         self.tr_h = tr_h
-        self.tr_md = tr_md
-        self.tr_ld = tr_ld
+        self.tr_cell = ((np.asarray(tr_md, dtype=np.int16) + 1) * (NL + 1)
+                        + np.asarray(tr_ld, dtype=np.int16) + 1).astype(np.int16)
         self.rk_pairs = rk_pairs
         self.rk_joker = rk_joker
         self.rk_tid = rk_tid
@@ -584,8 +584,9 @@ cdef class DealerModel:
         """(rank classes, single-flush corrections, double-flush corrections, triples)."""
         return (self.rk_tid.shape[0], self.sg_f.shape[0], self.db_f1.shape[0], self.n_triples)
 
-    cdef void distribution(self, const int* player, int64_t* dist) noexcept nogil:
-        """dist[t] = number of dealer hands from the 46 other cards whose triple is t."""
+    cdef void distribution(self, const int* player, int32_t* dist) noexcept nogil:
+        """dist[t] = number of dealer hands from the 46 other cards whose triple is t (every
+        partial sum stays below 2 * C(46, 7), so int32 is exact)."""
         cdef int avail[13]
         cdef int avail_in[4][13]
         cdef int availmask[4]
@@ -626,12 +627,13 @@ cdef class DealerModel:
         P[0] = 1
         for s in range(4):
             Q[s][0] = 1
-        memset(dist, 0, self.n_triples * sizeof(int64_t))
+        memset(dist, 0, self.n_triples * sizeof(int32_t))
         for n in range(nr):
             if rkj[n] and not jok:
                 continue
             o = rk + 7 * n
-            dist[rkt[n]] += P[o[0]] * P[o[1]] * P[o[2]] * P[o[3]] * P[o[4]] * P[o[5]] * P[o[6]]
+            dist[rkt[n]] += <int32_t>(P[o[0]] * P[o[1]] * P[o[2]] * P[o[3]] * P[o[4]] * P[o[5]]
+                                      * P[o[6]])
         for n in range(ns):                    # each entry read once, all four suits
             if sgj[n] and not jok:
                 continue
@@ -642,8 +644,8 @@ cdef class DealerModel:
                     continue
                 cnt = Q[s][o[0]] * Q[s][o[1]] * Q[s][o[2]]
                 if cnt:
-                    dist[sgt[2 * n]] += cnt
-                    dist[sgt[2 * n + 1]] -= cnt
+                    dist[sgt[2 * n]] += <int32_t>cnt
+                    dist[sgt[2 * n + 1]] -= <int32_t>cnt
         if jok:
             for s in range(4):
                 for s2 in range(s + 1, 4):
@@ -655,19 +657,22 @@ cdef class DealerModel:
                         dist[self.db_tid[n, 2]] -= 1
                         dist[self.db_tid[n, 3]] += 1
 
-    cdef void wins(self, const int* player, const int64_t* dist, int64_t* out) noexcept nogil:
+    cdef void wins(self, const int* player, const int32_t* dist, int64_t* out,
+                   int64_t* scratch) noexcept nogil:
         """out[k] = dealer hands that split k of ``player`` beats on two hands of three
-        (0 for a foul)."""
+        (0 for a foul).  ``scratch`` holds 36 * CELLS int64."""
         cdef int32_t h35[35]
         cdef int32_t m21[21]
         cdef int32_t l7[7]
         cdef int order[35]
-        cdef int64_t A[(NM + 1) * (NL + 1)]
-        cdef int64_t PA[(NM + 1) * (NL + 1)]
-        cdef int64_t PB[(NM + 1) * (NL + 1)]
+        cdef int64_t A[CELLS]
+        cdef int64_t* PA
+        cdef int64_t* PB = scratch + 35 * CELLS
         cdef int i, j, q, t, k, mi, li, qi
         cdef int32_t h, m, l
-        cdef Py_ssize_t p = 0
+        cdef Py_ssize_t p = 0, n = self.n_triples
+        cdef const int32_t* th = &self.tr_h[0]
+        cdef const int16_t* cell = &self.tr_cell[0]
         seven_parts(player, self.low, h35, m21, l7)
         for q in range(35):                    # the 35 high hands, weakest first
             order[q] = q
@@ -678,20 +683,23 @@ cdef class DealerModel:
                 order[j + 1] = order[j]
                 j -= 1
             order[j + 1] = t
+        # one sweep in high-strength order: the (medium, low) prefix sums of the dealer hands
+        # below each of the 35 high hands, then of all of them (PB)
         memset(A, 0, sizeof(A))
-        # PB: every dealer hand, by (medium, low)
-        for p in range(self.n_triples):
-            A[(self.tr_md[p] + 1) * (NL + 1) + self.tr_ld[p] + 1] += dist[p]
+        for qi in range(35):
+            h = h35[order[qi]]
+            while p < n and th[p] < h:
+                A[cell[p]] += dist[p]
+                p += 1
+            prefix2d(A, scratch + qi * CELLS)
+        while p < n:
+            A[cell[p]] += dist[p]
+            p += 1
         prefix2d(A, PB)
-        memset(A, 0, sizeof(A))
-        p = 0
         for qi in range(35):
             q = order[qi]
             h = h35[q]
-            while p < self.n_triples and self.tr_h[p] < h:
-                A[(self.tr_md[p] + 1) * (NL + 1) + self.tr_ld[p] + 1] += dist[p]
-                p += 1
-            prefix2d(A, PA)
+            PA = scratch + qi * CELLS
             for k in range(3 * q, 3 * q + 3):
                 m = m21[SPLIT_M[k]]
                 l = l7[SPLIT_L[k]]
@@ -713,12 +721,14 @@ cdef class DealerModel:
         releases the GIL.  Returns the first bad row or -1."""
         cdef Py_ssize_t i, t, bad
         cdef int c[7]
-        cdef int64_t* dist
+        cdef int32_t* dist
+        cdef int64_t* scratch
         cdef int64_t tot
         with nogil:
             bad = check_rows(hands)
             if bad < 0:
-                dist = <int64_t*>calloc(self.n_triples, sizeof(int64_t))
+                dist = <int32_t*>calloc(self.n_triples, sizeof(int32_t))
+                scratch = <int64_t*>calloc(36 * CELLS, sizeof(int64_t))
                 for i in range(hands.shape[0]):
                     load7(&hands[i, 0], c)
                     self.distribution(c, dist)
@@ -726,8 +736,9 @@ cdef class DealerModel:
                     for t in range(self.n_triples):
                         tot += dist[t]
                     totals[i] = tot
-                    self.wins(c, dist, &out[i, 0])
+                    self.wins(c, dist, &out[i, 0], scratch)
                 free(dist)
+                free(scratch)
         return bad
 
     def dealer_distribution(self, tuple ids):
@@ -737,10 +748,10 @@ cdef class DealerModel:
         cdef int k
         for k in range(7):
             c[k] = ids[k]
-        counts = np.zeros(self.n_triples, dtype=np.int64)
-        cdef int64_t[::1] cv = counts
+        counts = np.zeros(self.n_triples, dtype=np.int32)
+        cdef int32_t[::1] cv = counts
         self.distribution(c, &cv[0])
-        return counts
+        return counts.astype(np.int64)
 
 
 cdef inline void prefix2d(const int64_t* a, int64_t* p) noexcept nogil:

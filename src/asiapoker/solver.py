@@ -340,8 +340,9 @@ def solve_many(hands: Any, way: WayLike = "classic", rules: Rules | None = None,
     m = model(w, r)
     wins = np.empty((len(arr), 105), dtype=np.int64)
     totals = np.empty(len(arr), dtype=np.int64)
-    chunks = np.array_split(np.arange(len(arr)), max(1, min(workers, len(arr))))
-    chunks = [c for c in chunks if len(c)]
+    # many small contiguous chunks, so that threads finish together whatever the hands cost
+    pieces = 1 if workers == 1 else min(len(arr), 16 * workers)
+    chunks = [c for c in np.array_split(np.arange(len(arr)), max(1, pieces)) if len(c)]
 
     def run(rows: npt.NDArray[np.intp]) -> None:
         lo, hi = rows[0], rows[-1] + 1
@@ -351,7 +352,7 @@ def solve_many(hands: Any, way: WayLike = "classic", rules: Rules | None = None,
         for c in chunks:
             run(c)
     else:
-        with ThreadPoolExecutor(len(chunks)) as pool:
+        with ThreadPoolExecutor(workers) as pool:
             list(pool.map(run, chunks))
     is_legal = legal.view(bool)
     ev = np.where(is_legal, (wins * r.pays - (DEALER_HANDS - wins)) / DEALER_HANDS, np.nan)
