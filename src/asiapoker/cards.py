@@ -176,11 +176,6 @@ def deck() -> tuple[Card, ...]:
     return _CARDS
 
 
-def cards_text(ids: Iterable[int]) -> str:
-    """Canonical text of cards, space-separated."""
-    return " ".join(str(_CARDS[i]) for i in ids)
-
-
 def card_of(cid: int) -> Card:
     """The :class:`Card` of a checked id."""
     return _CARDS[cid]
