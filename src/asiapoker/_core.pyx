@@ -359,15 +359,14 @@ def legal_kernel(card_t[:, ::1] hands, int low, uint8_t[:, ::1] out):
 
 def table_view(int size, int low):
     """A read-only numpy copy of one strength table (4: colex-indexed, 2, or 1)."""
-    cdef Py_ssize_t i
+    cdef int32_t[::1] view
     if size == 4:
-        arr = np.empty(N4, dtype=np.int32)
-        for i in range(N4):
-            arr[i] = S4[low][i]
+        view = <int32_t[:N4]>&S4[low][0]
     elif size == 2:
-        arr = np.array([S2[i] for i in range(N2)], dtype=np.int32)
+        view = <int32_t[:N2]>&S2[0]
     else:
-        arr = np.array([S1[i] for i in range(NCARDS)], dtype=np.int32)
+        view = <int32_t[:NCARDS]>&S1[0]
+    arr = np.array(view, dtype=np.int32)
     arr.setflags(write=False)
     return arr
 
@@ -463,7 +462,6 @@ cdef int choose(const int* c, int low, int kind, int o0, int o1, int o2,
         o0 = 1
         o1 = 2
         o2 = 0
-        code = 0
         for p in range(6):
             if rank_of(c[p]) != rank_of(c[p + 1]):
                 code |= 1 << p
@@ -742,8 +740,8 @@ cdef class DealerModel:
         return bad
 
     def dealer_distribution(self, tuple ids):
-        """(high, medium, low, count) arrays of the dealer's triples against seven checked ids
-        (zero counts dropped); for tests and analysis."""
+        """The dealer's count of every triple (indexed like the model's triples) against seven
+        checked ids, as int64; for tests and analysis."""
         cdef int c[7]
         cdef int k
         for k in range(7):
@@ -814,7 +812,7 @@ def enumerate_dealer(tuple player, int low, int kind, int o0, int o1, int o2,
 # ---------------------------------------------------------------------------------------------
 # the bonus wager (SPEC 4): which seven-card bonus hands seven cards qualify for
 # ---------------------------------------------------------------------------------------------
-# Bit i of a bonus mask is category i of asiapoker.bonus.CATEGORIES: 0 four 8s and three of a
+# Bit i of a bonus mask is category i of asiapoker.bonus.BONUS_CATEGORIES: 0 four 8s and three of a
 # kind, 1 five aces, 2 royal flush, 3 natural straight flush, 4 straight flush with joker,
 # 5 four of a kind, 6 9-high, 7 full house, 8 flush, 9 three of a kind, 10 straight.
 # The joker completes straights and flushes (any one missing card) and is otherwise an ace.
@@ -842,6 +840,7 @@ cdef int bonus_mask(const int* c) noexcept nogil:
     cdef int cnt[13]
     cdef int suitmask[4]
     cdef int r, s, w, i, j = 0, rankmask = 0, mask = 0, have, n, n2 = 0, n3 = 0
+    cdef int flushes = 0                     # suits that hold five cards with the joker
     for r in range(13):
         cnt[r] = 0
     for s in range(4):
@@ -869,12 +868,16 @@ cdef int bonus_mask(const int* c) noexcept nogil:
             mask |= 1 << 0
     if not j and (rankmask == NINE_HIGH_A or rankmask == NINE_HIGH_B):
         mask |= 1 << 6
+    for s in range(4):
+        if popcount(suitmask[s]) + j >= 5:
+            flushes |= 1 << s
+            mask |= 1 << 8
     for w in range(10):
         have = popcount(rankmask & WINDOWS[w])
         if have == 5 or (j and have == 4):
             mask |= 1 << 10
         for s in range(4):
-            if popcount(suitmask[s]) + j < 5:
+            if not (flushes >> s) & 1:
                 continue
             have = popcount(suitmask[s] & WINDOWS[w])
             if have == 5:
@@ -885,9 +888,6 @@ cdef int bonus_mask(const int* c) noexcept nogil:
                 mask |= 1 << 4
                 if w == 9:
                     mask |= 1 << 2
-    for s in range(4):
-        if popcount(suitmask[s]) + j >= 5:
-            mask |= 1 << 8
     return mask
 
 
@@ -939,7 +939,7 @@ def bonus_enumerate():
 # ---------------------------------------------------------------------------------------------
 # compiled (user-written) house ways: seven cards -> class key -> stored strengths
 # ---------------------------------------------------------------------------------------------
-# Class keys (asiapoker._classes.class_keys builds the same keys for representatives):
+# Class keys (asiapoker._compile takes the same keys of each class's representative):
 #   no flush possible:      0 << 62 | joker << 61 | sum(count[r] * 5**r)
 #   one flush suit (F):     1 << 62 | joker << 61 | F << 26 | sum(other[r] * 4**r)
 #   two (3 + 3 + joker):    2 << 62 | F_lower_suit << 13 | F_other_suit
