@@ -67,11 +67,11 @@ class CompiledWay:
     def answer(self, ids: tuple[int, ...]) -> Setting:
         """The function's setting of seven checked ids, validated (never trusted)."""
         hand = tuple(card_of(i) for i in ids)
-        text = " ".join(map(str, hand))
         try:
             raw = self.fn(hand)
         except AsiaPokerError as exc:
-            raise HouseWayError(f"house way {self.name!r} failed on {text}: {exc}") from exc
+            raise HouseWayError(f"house way {self.name!r} failed on "
+                                f"{' '.join(map(str, hand))}: {exc}") from exc
         return setting_of(raw, ids, f"house way {self.name!r}")
 
     def split_of(self, ids: tuple[int, ...], setting: Setting) -> int:

@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._compile import CompiledWay, WayFunction, compile_way
-from .cards import CardsLike, card_of, to_ids
+from .cards import CardsLike, to_ids
 from .errors import HouseWayError
 from .ranks import CATEGORIES, as_card_array, bad_row_error
 from .rules import Rules, resolve
@@ -137,10 +137,10 @@ class HouseWay:
         k, hml = _core.choose_one(ids, rules.low, *self._code)
         if k < 0:  # pragma: no cover - every seven cards have a legal setting
             raise HouseWayError(f"no legal setting for {ids}")
-        s = sorted(ids)
-        h, m, lo = SPLIT_POSITIONS[k]
-        high = sorted((s[i] for i in h), reverse=True)
-        return Setting(high, sorted((s[i] for i in m), reverse=True), s[lo]), hml
+        s = sorted(ids, reverse=True)       # SPLIT_POSITIONS of the ascending order, read
+        h, m, lo = SPLIT_POSITIONS[k]        # from the top so each hand shows high to low
+        return Setting._checked(tuple(s[6 - i] for i in reversed(h)),
+                                tuple(s[6 - i] for i in reversed(m)), s[6 - lo]), hml
 
     def explain(self, seven: CardsLike, rules: Rules | None = None) -> tuple[Setting, str]:
         """The setting and a short reason a dealer could read."""
@@ -206,22 +206,24 @@ def dealer_strengths(hands: Any, way: WayLike = "classic",
     return out
 
 
-_COUNT_WORDS = {2: "pair", 3: "trips", 4: "quads", 5: "five aces"}
+_GROUP_WORDS = {3: "trips", 4: "quads", 5: "five aces"}
+_NUMBER_WORDS = {1: "one", 2: "two", 3: "three"}
 
 
 def _shape(ids: tuple[int, ...]) -> str:
-    sizes = sorted((n for n in Counter(12 if i == 52 else i >> 2 for i in ids).values()
-                    if n >= 2), reverse=True)
-    if not sizes:
+    """The hand's shape, e.g. "no pair", "two pairs", "trips + one pair", "two trips"."""
+    groups = Counter(n for n in Counter(12 if i == 52 else i >> 2 for i in ids).values()
+                     if n >= 2)                 # group size -> how many groups of it
+    if not groups:
         return "no pair"
-    names = [_COUNT_WORDS[n] for n in sizes]
-    counted = Counter(names)
     parts = []
-    for name in dict.fromkeys(names):
-        n = counted[name]
-        plural = {"pair": "pairs", "trips": "trips", "quads": "quads"}.get(name, name)
-        parts.append(f"{ {1: 'one', 2: 'two', 3: 'three'}[n]} {plural if n > 1 else name}"
-                     if name == "pair" or n > 1 else name)
+    for size in sorted(groups, reverse=True):
+        n = groups[size]
+        if size == 2:
+            parts.append(f"{_NUMBER_WORDS[n]} pair{'s' if n > 1 else ''}")
+        else:
+            parts.append(f"{_NUMBER_WORDS[n]} {_GROUP_WORDS[size]}" if n > 1
+                         else _GROUP_WORDS[size])
     return " + ".join(parts)
 
 
@@ -229,7 +231,5 @@ def _placement(setting: Setting, hml: tuple[int, int, int]) -> str:
     words = []
     for part, strength, name in zip((setting.high, setting.medium, setting.low), hml, _HANDS,
                                     strict=True):
-        cat = CATEGORIES[strength >> 16]
-        text = " ".join(str(card_of(int(c))) for c in part)
-        words.append(f"{name} {text} ({cat})")
+        words.append(f"{name} {' '.join(map(str, part))} ({CATEGORIES[strength >> 16]})")
     return ", ".join(words)

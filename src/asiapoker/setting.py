@@ -176,23 +176,26 @@ SettingLike: TypeAlias = Setting | str | tuple[Any, Any, Any]
 def setting_of(answer: Any, ids: Sequence[int], who: str) -> Setting:
     """``answer`` (from user code) as a Setting of exactly the seven cards ``ids``, or a
     :class:`~asiapoker.errors.HouseWayError` that names ``who`` and the hand."""
-    text = " ".join(str(card_of(i)) for i in ids)
     try:
         setting = Setting.coerce(answer)
     except AsiaPokerError as exc:
-        raise HouseWayError(f"{who} returned a malformed setting for {text}: {exc}") from None
+        raise HouseWayError(f"{who} returned a malformed setting for {_text(ids)}: "
+                            f"{exc}") from None
     if sorted(map(int, setting.cards)) != sorted(ids):
-        raise HouseWayError(f"{who} returned {setting} for {text}: not the seven cards it was "
-                            "given, each once")
+        raise HouseWayError(f"{who} returned {setting} for {_text(ids)}: not the seven cards "
+                            "it was given, each once")
     return setting
+
+
+def _text(ids: Sequence[int]) -> str:
+    return " ".join(str(card_of(i)) for i in ids)
 
 
 def splits(seven: CardsLike) -> list[Setting]:
     """All 105 splits of seven cards, in the order of :data:`SPLIT_POSITIONS` (legal or not)."""
     ids = to_ids(seven, 7, what="seven-card hand")
-    return [
-        Setting([ids[i] for i in h], [ids[i] for i in m], ids[lo]) for h, m, lo in SPLIT_POSITIONS
-    ]
+    return [Setting._checked(tuple(ids[i] for i in h), tuple(ids[i] for i in m), ids[lo])
+            for h, m, lo in SPLIT_POSITIONS]
 
 
 def split_strengths(seven: CardsLike, rules: Rules | None = None) -> list[tuple[int, int, int]]:

@@ -39,7 +39,7 @@ from .errors import AsiaPokerError
 from .house_way import HouseWay, WayLike, resolve_way
 from .ranks import as_card_array, bad_row_error
 from .rules import Rules, resolve
-from .setting import SPLIT_POSITIONS, Setting
+from .setting import Setting, splits
 
 __all__ = ["DEALER_HANDS", "SettingResult", "Solution", "solve", "solve_many"]
 
@@ -280,12 +280,8 @@ def _wins_enumerate(ids: tuple[int, ...], way: HouseWay, rules: Rules) -> tuple[
 def _results(ids: tuple[int, ...], wins: Sequence[int], total: int,
              rules: Rules) -> list[SettingResult]:
     hs, ms, ls = _core.split_strengths(ids, rules.low)
-    rows = []
-    for k, (h, m, lo) in enumerate(SPLIT_POSITIONS):
-        setting = Setting._checked(tuple(ids[i] for i in h), tuple(ids[i] for i in m), ids[lo])
-        rows.append(SettingResult(k, setting, hs[k] > ms[k] > ls[k], int(wins[k]), total,
-                                  rules.pays))
-    return rows
+    return [SettingResult(k, setting, hs[k] > ms[k] > ls[k], int(wins[k]), total, rules.pays)
+            for k, setting in enumerate(splits(ids))]
 
 
 def solve(seven: CardsLike, way: WayLike = "classic", rules: Rules | None = None,
