@@ -2,12 +2,12 @@
 path, and classification through the batch API."""
 
 from asiapoker import bonus_hands
-from asiapoker.bonus import _MASK_COUNTS, mask_counts
+from asiapoker.bonus import _counted_masks, mask_counts
 
 
 def test_bonus_odds_by_counting(benchmark):
     def fresh():
-        _MASK_COUNTS.clear()
+        _counted_masks.cache_clear()
         return mask_counts("count")
 
     hist = benchmark.pedantic(fresh, rounds=5)

@@ -10,6 +10,7 @@ import pytest
 from asiapoker import (
     HouseWayError,
     IllegalSettingError,
+    PayTable,
     Rules,
     Setting,
     WagerError,
@@ -21,7 +22,8 @@ from asiapoker import (
     solve_many,
     splits,
 )
-from asiapoker.table import SURRENDER, Table, Wager, exact_bonus_ev, simulate
+from asiapoker.bonus import mask_counts
+from asiapoker.table import SURRENDER, Table, Wager, simulate
 
 ALL_SEATS = [Wager(s, 10, 1) for s in range(1, 7)]
 
@@ -254,7 +256,10 @@ def test_simulated_bonus_frequencies_match_the_exact_odds():
         if row.probability > 0.01:
             se = math.sqrt(row.probability * (1 - row.probability) / n)
             assert abs(sim.bonus_counts[name] / n - row.probability) <= 4 * se, name
-    assert abs(exact_bonus_ev("A") - bonus_odds("A").ev) < 1e-15
+    exact = PayTable.A.paid_counts(mask_counts())
+    assert PayTable.A.ev(exact) == bonus_odds("A").ev_exact
+    assert sim.bonus_ev == float(PayTable.A.ev({c if c != "loses" else None: n
+                                                for c, n in sim.bonus_counts.items()}))
 
 
 def test_optimal_does_at_least_as_well_on_the_same_deals():

@@ -14,6 +14,7 @@ asiapoker.errors.BonusError: pay for 'royal flush' must be a positive whole numb
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -100,6 +101,20 @@ class PayTable:
         """Odds won for a category (-1 when it pays nothing: the wager loses)."""
         return self.pays.get(category, -1) if category else -1
 
+    def paid_counts(self, per_mask: npt.NDArray[np.int64]) -> dict[str | None, int]:
+        """How many hands each of this table's categories pays, from hand counts per bonus mask
+        (2048 of them); ``None`` counts the hands that lose."""
+        per_code = np.zeros(len(BONUS_CATEGORIES) + 1, dtype=np.int64)
+        np.add.at(per_code, self._code_of_mask, per_mask)    # code -1 lands in the last slot
+        paid: dict[str | None, int] = {c: int(per_code[BONUS_CATEGORIES.index(c)])
+                                       for c in self.pays}
+        paid[None] = int(per_code[-1])
+        return paid
+
+    def ev(self, paid: Mapping[str | None, int]) -> Fraction:
+        """The expected value per unit wagered of hands counted as :meth:`paid_counts` does."""
+        return Fraction(sum(n * self.pay(c) for c, n in paid.items()), sum(paid.values()))
+
     def __repr__(self) -> str:
         return f"PayTable({self.pays!r}, name={self.name!r})"
 
@@ -153,9 +168,6 @@ def bonus_hands(hands: Any, table: TableLike = "A") -> npt.NDArray[np.int16]:
 # exact odds
 # --------------------------------------------------------------------------------------------
 
-_MASK_COUNTS: dict[str, npt.NDArray[np.int64]] = {}
-
-
 def mask_counts(method: str = "count") -> npt.NDArray[np.int64]:
     """How many of the C(53, 7) hands have each of the 2048 bonus masks.
 
@@ -167,21 +179,25 @@ def mask_counts(method: str = "count") -> npt.NDArray[np.int64]:
         return _core.bonus_enumerate()
     if method != "count":
         raise BonusError(f"method must be 'count' or 'enumerate', got {method!r}")
-    if "count" not in _MASK_COUNTS:
-        hist = np.zeros(2048, dtype=np.int64)
-        c4 = np.array([comb(4, k) for k in range(5)], dtype=np.int64)
-        c3 = np.array([comb(3, k) for k in range(4)], dtype=np.int64)
-        for joker in (False, True):
-            ms = multisets(6 if joker else 7, 4)
-            weight = c4[rank_counts(ms)].prod(1)
-            np.add.at(hist, _masks(rank_rep(ms, joker)), weight)
-            # a suit with 5+ cards (4+ with the joker) makes flushes; only one suit can
-            for f, o in flush_classes(joker, 4 if joker else 5):
-                weight = 4 * c3[rank_counts(o)].prod(1)
-                np.add.at(hist, _masks(flush_rep(f, o, joker)), weight)
-                np.add.at(hist, _masks(rank_rep(np.hstack([f, o]), joker)), -weight)
-        _MASK_COUNTS["count"] = hist
-    return _MASK_COUNTS["count"]
+    return _counted_masks()
+
+
+@functools.cache
+def _counted_masks() -> npt.NDArray[np.int64]:
+    hist = np.zeros(2048, dtype=np.int64)
+    c4 = np.array([comb(4, k) for k in range(5)], dtype=np.int64)
+    c3 = np.array([comb(3, k) for k in range(4)], dtype=np.int64)
+    for joker in (False, True):
+        ms = multisets(6 if joker else 7, 4)
+        weight = c4[rank_counts(ms)].prod(1)
+        np.add.at(hist, _masks(rank_rep(ms, joker)), weight)
+        # a suit with 5+ cards (4+ with the joker) makes flushes; only one suit can
+        for f, o in flush_classes(joker, 4 if joker else 5):
+            weight = 4 * c3[rank_counts(o)].prod(1)
+            np.add.at(hist, _masks(flush_rep(f, o, joker)), weight)
+            np.add.at(hist, _masks(rank_rep(np.hstack([f, o]), joker)), -weight)
+    hist.setflags(write=False)
+    return hist
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,10 +248,8 @@ class BonusOdds:
 def bonus_odds(table: TableLike = "A", method: str = "count") -> BonusOdds:
     """Exact count and probability of every paid category over all C(53, 7) hands."""
     t = PayTable.named(table)
-    hist = mask_counts(method)
-    per_code = np.zeros(len(BONUS_CATEGORIES) + 1, dtype=np.int64)
-    np.add.at(per_code, t._code_of_mask, hist)          # code -1 lands in the last slot
-    rows = [BonusRow(cat, int(per_code[BONUS_CATEGORIES.index(cat)]), pay, SEVEN_CARD_HANDS)
+    paid = t.paid_counts(mask_counts(method))
+    rows = [BonusRow(cat, paid[cat], pay, SEVEN_CARD_HANDS)
             for cat, pay in sorted(t.pays.items(), key=lambda kv: -kv[1])]
-    rows.append(BonusRow(None, int(per_code[-1]), -1, SEVEN_CARD_HANDS))
+    rows.append(BonusRow(None, paid[None], -1, SEVEN_CARD_HANDS))
     return BonusOdds(t.name, tuple(rows), SEVEN_CARD_HANDS)

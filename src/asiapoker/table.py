@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._progress import Progress
-from .bonus import BONUS_CATEGORIES, PayTable, TableLike, bonus_hand, mask_counts
+from .bonus import PayTable, TableLike, bonus_hand
 from .cards import Card, card_of
 from .errors import AsiaPokerError, IllegalSettingError, WagerError
 from .house_way import HouseWay, WayLike, resolve_way
@@ -576,24 +576,11 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = "classic",
     bonus_counts: dict[str, int] = {}
     bonus_ev = None
     if table is not None:
-        per_code = np.zeros(len(BONUS_CATEGORIES) + 1, dtype=np.int64)
-        np.add.at(per_code, table._code_of_mask, masks)
-        bonus_counts = {c: int(per_code[i]) for i, c in enumerate(BONUS_CATEGORIES)
-                        if c in table.pays}
-        bonus_counts["loses"] = int(per_code[-1])
-        bonus_ev = (sum(bonus_counts[c] * table.pays[c] for c in table.pays)
-                    - bonus_counts["loses"]) / (rounds * seats)
+        paid = table.paid_counts(masks)
+        bonus_counts = {c or "loses": n for c, n in paid.items()}
+        bonus_ev = float(table.ev(paid))
     losses = tuple(int(rounds - x) for x in seat_wins)
     return SimResult(rounds, seats, w.name, player, r, seed, tuple(int(x) for x in seat_wins),
                      losses, (0,) * seats, tuple(int(x) for x in round_hist),
                      None if table is None else table.name, bonus_counts, bonus_ev, elapsed)
 
-
-def exact_bonus_ev(table: TableLike) -> float:
-    """The bonus wager's exact ev under ``table`` (for comparing with a simulation)."""
-    t = PayTable.named(table)
-    counts = mask_counts()
-    per_code = np.zeros(len(BONUS_CATEGORIES) + 1, dtype=np.int64)
-    np.add.at(per_code, t._code_of_mask, counts)
-    wins = sum(int(per_code[BONUS_CATEGORIES.index(c)]) * p for c, p in t.pays.items())
-    return (wins - int(per_code[-1])) / int(counts.sum())
