@@ -73,10 +73,6 @@ def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
     print(json.dumps(data, indent=2) if args.json else text)
 
 
-def _rules_json(rules: Rules) -> dict[str, Any]:
-    return {"a234": rules.a234, "pays": rules.pays}
-
-
 def cmd_rank(args: argparse.Namespace) -> None:
     rules = _rules(args)
     r = rank(" ".join(args.cards), rules)
@@ -87,7 +83,7 @@ def cmd_rank(args: argparse.Namespace) -> None:
             "category": r.category,
             "strength": int(r),
             "description": str(r),
-            "rules": _rules_json(rules),
+            "rules": rules.to_dict(),
         },
         f"{' '.join(map(str, r.cards))}: {r}  ({r.category}, strength {int(r)})",
     )
@@ -111,7 +107,7 @@ def cmd_splits(args: argparse.Namespace) -> None:
                 }
             )
     if args.json:
-        _emit(args, {"rules": _rules_json(rules), "splits": rows}, "")
+        _emit(args, {"rules": rules.to_dict(), "splits": rows}, "")
         return
     print(f"{len(rows)} {'splits' if args.all else 'legal settings'} ({rules.describe()})")
     width = max((len(str(r["setting"])) for r in rows), default=0)
@@ -133,7 +129,7 @@ def cmd_settle(args: argparse.Namespace) -> None:
         "result": out.result,
         "hands": dict(zip(("high", "medium", "low"), out.hands, strict=False)),
         "payout": out.payout,
-        "rules": _rules_json(rules),
+        "rules": rules.to_dict(),
     }
     lines = [
         f"{name:<7} {' '.join(map(str, p)):<12} {pr!s:<34} {' '.join(map(str, d)):<12} "
@@ -158,7 +154,7 @@ def cmd_house_way(args: argparse.Namespace) -> None:
     setting, reason = way.explain(" ".join(args.cards), rules)
     h, m, lo = setting.ranks(rules)
     data = {"setting": str(setting), "high": str(h), "medium": str(m), "low": str(lo),
-            "way": way.name, "rules": _rules_json(rules)}
+            "way": way.name, "rules": rules.to_dict()}
     text = f"{setting}   [{h} | {m} | {lo}]  (house way {way.name}; {rules.describe()})"
     if args.explain:
         data["reason"] = reason
@@ -177,7 +173,7 @@ def cmd_solve(args: argparse.Namespace) -> None:
     rows = [r for r in sol.settings if r.legal or args.all]
     if args.json:
         _emit(args, {"cards": [str(c) for c in sol.cards], "way": sol.way,
-                     "rules": _rules_json(rules), "total": sol.total,
+                     "rules": rules.to_dict(), "total": sol.total,
                      "best": _row_json(sol.best), "house_way": _row_json(sol.house_way_result),
                      "house_way_cost": sol.house_way_cost,
                      "settings": [_row_json(r) for r in rows]}, "")

@@ -83,8 +83,11 @@ class HouseWay:
         """
         if not isinstance(name, str) or not name.strip():
             raise HouseWayError(f"a user-written house way needs a name, got {name!r}")
-        if name.strip().lower() in ("classic", *_ALIASES) or ("-" in name and sorted(
-                name.split("-")) == sorted(_HANDS)):
+        try:
+            cls.named(name)
+        except HouseWayError:
+            pass
+        else:
             raise HouseWayError(f"{name!r} is the name of a built-in house way")
         key = cache_key if cache_key is not None else str(version)
         compiled = compile_way(fn, name, key if cache else None,
@@ -92,7 +95,7 @@ class HouseWay:
         return cls(name, None, f"user-written way {name!r} (version {version})", compiled)
 
     @classmethod
-    def named(cls, name: str) -> HouseWay:
+    def named(cls, name: str | HouseWay) -> HouseWay:
         """A built-in way by name: ``classic``, ``medium-first``, ``high-first`` or an order
         such as ``low-medium-high``."""
         if isinstance(name, HouseWay):
@@ -185,7 +188,7 @@ WayLike: TypeAlias = HouseWay | str
 
 def resolve_way(way: WayLike | None) -> HouseWay:
     """A :class:`HouseWay` from a name, a way, or None (classic)."""
-    return CLASSIC if way is None else HouseWay.named(way)  # type: ignore[arg-type]
+    return CLASSIC if way is None else HouseWay.named(way)
 
 
 def house_way(seven: CardsLike, way: WayLike = "classic", rules: Rules | None = None) -> Setting:

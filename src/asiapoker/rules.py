@@ -43,6 +43,10 @@ class Rules:
         """1 when A-2-3-4 ranks lowest, else 0 (the core's table selector)."""
         return 1 if self.a234 == "low" else 0
 
+    def to_dict(self) -> dict[str, str | float]:
+        """The options as JSON-ready data."""
+        return {"a234": self.a234, "pays": self.pays}
+
     def describe(self) -> str:
         """The options as text, for results that depend on them."""
         return f"a234={self.a234}, pays={self.pays:g}:1"

@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -238,22 +239,18 @@ def _wins_fast(ids: tuple[int, ...], way: HouseWay, rules: Rules) -> tuple[list[
     return out[0].tolist(), int(totals[0])
 
 
-_DENSE: dict[str, Any] = {}
-
-
-def _dense_maps() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32],
+@functools.cache
+def _dense_maps() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int32],
                            npt.NDArray[np.int32], npt.NDArray[np.int32]]:
-    if not _DENSE:
-        hvals = np.unique(np.concatenate([_core.table_view(4, 0), _core.table_view(4, 1)]))
-        mvals = np.unique(_core.table_view(2, 0))
-        dense_h = np.zeros(1 << 20, dtype=np.int32)
-        dense_h[hvals] = np.arange(len(hvals))
-        dense_m = np.zeros(1 << 20, dtype=np.int32)
-        dense_m[mvals] = np.arange(len(mvals))
-        _DENSE.update(hvals=hvals, mvals=mvals, dense_h=dense_h, dense_m=dense_m,
-                      lvals=np.unique(_core.table_view(1, 0)))
-    d = _DENSE
-    return d["hvals"], d["mvals"], d["lvals"], d["dense_h"], d["dense_m"]
+    """Every 4- and 2-card strength value, the 1-card values, and the strength -> index maps
+    the enumerating path histograms with."""
+    hvals = np.unique(np.concatenate([_core.table_view(4, 0), _core.table_view(4, 1)]))
+    mvals = np.unique(_core.table_view(2, 0))
+    dense_h = np.zeros(1 << 20, dtype=np.int32)
+    dense_h[hvals] = np.arange(len(hvals))
+    dense_m = np.zeros(1 << 20, dtype=np.int32)
+    dense_m[mvals] = np.arange(len(mvals))
+    return hvals, mvals, np.unique(_core.table_view(1, 0)), dense_h, dense_m
 
 
 def _wins_enumerate(ids: tuple[int, ...], way: HouseWay, rules: Rules) -> tuple[list[int], int]:

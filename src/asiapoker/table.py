@@ -74,6 +74,15 @@ Strategy: TypeAlias = Literal["house-way", "optimal"] | Callable[[tuple[Card, ..
 CENT = Decimal("0.01")
 
 
+def _whole(value: Any, what: str, lo: int, hi: int | None = None) -> int:
+    """``value`` if it is an int (not a bool) in lo..hi, else a WagerError naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < lo or (
+            hi is not None and value > hi):
+        span = f"{lo} to {hi}" if hi is not None else f"a whole number >= {lo}"
+        raise WagerError(f"{what} must be {span}, got {value!r}")
+    return value
+
+
 def _money(value: Any, what: str) -> Decimal:
     if isinstance(value, bool) or not isinstance(value, (int, float, Decimal, str)):
         raise WagerError(f"{what} must be a number, got {value!r}")
@@ -170,7 +179,7 @@ class RoundResult:
             if isinstance(v, Decimal):
                 return str(v)
             if isinstance(v, Rules):
-                return {"a234": v.a234, "pays": v.pays}
+                return v.to_dict()
             if isinstance(v, tuple):
                 return [plain(x) for x in v]
             if isinstance(v, PositionRecord):
@@ -199,8 +208,7 @@ class Table:
                  seed: int | None = None, rng: np.random.Generator | None = None,
                  start: Literal["dice", "random"] = "dice",
                  strategy: Strategy = "house-way") -> None:
-        if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= 6:
-            raise WagerError(f"seats must be 1 to 6, got {seats!r}")
+        _whole(seats, "seats", 1, 6)
         if dealing not in ("shoe", "hand", "auto-shoe"):
             raise WagerError(f"dealing must be 'shoe', 'hand' or 'auto-shoe', got {dealing!r}")
         if start not in ("dice", "random"):
@@ -236,10 +244,7 @@ class Table:
         for w in items:
             if not isinstance(w, Wager):
                 raise WagerError(f"a wager is a Wager(seat, amount, bonus), got {w!r}")
-            if isinstance(w.seat, bool) or not isinstance(w.seat, int) or not (
-                    1 <= w.seat <= self.seats):
-                raise WagerError(f"wager on seat {w.seat!r}: the table has seats 1 to "
-                                 f"{self.seats}")
+            _whole(w.seat, f"wager on seat {w.seat!r}: the seat", 1, self.seats)
             if w.seat in out:
                 raise WagerError(f"seat {w.seat}: two wagers on one area")
             amount = _money(w.amount, f"seat {w.seat}: the wager")
@@ -488,7 +493,7 @@ class SimResult:
         lo, hi = self.confidence_interval
         return {"rounds": self.rounds, "seats": self.seats, "hands": self.hands,
                 "way": self.way, "player": self.player,
-                "rules": {"a234": self.rules.a234, "pays": self.rules.pays}, "seed": self.seed,
+                "rules": self.rules.to_dict(), "seed": self.seed,
                 "wins": list(self.wins), "losses": list(self.losses), "fouls": list(self.fouls),
                 "pooled": self.pooled,
                 "house_edge": self.house_edge, "confidence_interval": [lo, hi],
@@ -538,18 +543,12 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = "classic",
     second per core instead of millions).  The deck is shuffled uniformly and
     dealt in stacks (the same distribution as every regulation procedure).  The same seed gives
     the same result for any number of ``workers`` (default: all cores)."""
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise WagerError(f"rounds must be a positive whole number, got {rounds!r}")
-    if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= 6:
-        raise WagerError(f"seats must be 1 to 6, got {seats!r}")
+    _whole(rounds, "rounds", 1)
+    _whole(seats, "seats", 1, 6)
     if player not in ("house-way", "optimal"):
         raise WagerError(f"player must be 'house-way' or 'optimal', got {player!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise WagerError(f"seed must be a whole number >= 0, got {seed!r}")
-    if workers is None:
-        workers = os.cpu_count() or 1
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise WagerError(f"workers must be a positive whole number, got {workers!r}")
+    _whole(seed, "seed", 0)
+    workers = _whole((os.cpu_count() or 1) if workers is None else workers, "workers", 1)
     w, r = resolve_way(way), resolve(rules)
     table = None if bonus_table is None else PayTable.named(bonus_table)
     sizes = [min(BLOCK, rounds - b * BLOCK) for b in range((rounds + BLOCK - 1) // BLOCK)]
