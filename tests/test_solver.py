@@ -16,6 +16,7 @@ from asiapoker import (
     is_legal,
     solve,
     solve_many,
+    splits,
 )
 from asiapoker.solver import DEALER_HANDS
 from tests import reference as ref
@@ -133,11 +134,13 @@ def test_solve_many_equals_solve(rng):
                 wins[r.index] = r.wins
             assert many.wins[i].tolist() == wins
             assert many.best[i] == sol.best.index
+            assert (splits(row)[many.house_way[i]].strengths()
+                    == sol.house_way_setting.strengths())
+            assert many.house_way_wins[i] == sol.house_way_result.wins
+            assert many.best_ev[i] == sol.ev
             for r in sol.settings:
-                if r.legal:
-                    assert many.ev[i, r.index] == pytest.approx(r.ev, abs=0)
-                else:
-                    assert np.isnan(many.ev[i, r.index])
+                assert many.legal[i, r.index] == r.legal
+                assert many.ev[i, r.index] == r.ev       # -1 for a foul, as SettingResult
 
 
 def test_two_ways_and_rules_live_in_one_process():

@@ -9,6 +9,7 @@ they make, which compilation checks on a sample, together with suit symmetry.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -55,17 +56,46 @@ def _keys(hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return out
 
 
-class CompiledWay:
-    """A user-written way: the function, and its answer for every class of seven cards."""
+@functools.cache
+def class_table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """(keys, representatives) of the 829,504 classes of seven cards, sorted by key; read-only.
+    A way stored as a class table holds one split index per class, in the order of the
+    representative's (sorted) ids."""
+    reps = class_representatives()
+    keys = _keys(reps)
+    order = np.argsort(keys)
+    reps, keys = reps[order], keys[order]
+    reps.setflags(write=False)
+    keys.setflags(write=False)
+    return keys, reps
 
-    def __init__(self, fn: WayFunction, name: str, keys: npt.NDArray[np.int64],
+
+def splits_digest(splits: npt.NDArray[np.uint8]) -> str:
+    """The sha256 of a class table of split indices (what identifies a stored way)."""
+    return hashlib.sha256(np.ascontiguousarray(splits, dtype=np.uint8).tobytes()).hexdigest()
+
+
+class CompiledWay:
+    """A way stored as a class table: one split per class of seven cards, and, for a
+    user-written way, the function that gave them (``fn`` is None for a derived way)."""
+
+    def __init__(self, fn: WayFunction | None, name: str, keys: npt.NDArray[np.int64],
                  reps: npt.NDArray[np.int64], splits: npt.NDArray[np.uint8]) -> None:
         self.fn, self.name = fn, name
         self.keys, self.reps, self.splits = keys, reps, splits
         self._tri: dict[int, npt.NDArray[np.int32]] = {}
 
+    @property
+    def digest(self) -> str:
+        """sha256 of the class table."""
+        return splits_digest(self.splits)
+
     def answer(self, ids: tuple[int, ...]) -> Setting:
-        """The function's setting of seven checked ids, validated (never trusted)."""
+        """The way's setting of seven checked ids: the function's answer, validated (never
+        trusted), or for a table-only way the first split of ``ids`` with the strengths of
+        the class's stored split."""
+        if self.fn is None:
+            return self._from_table(ids)
         hand = tuple(card_of(i) for i in ids)
         try:
             raw = self.fn(hand)
@@ -73,6 +103,15 @@ class CompiledWay:
             raise HouseWayError(f"house way {self.name!r} failed on "
                                 f"{' '.join(map(str, hand))}: {exc}") from exc
         return setting_of(raw, ids, f"house way {self.name!r}")
+
+    def _from_table(self, ids: tuple[int, ...]) -> Setting:
+        arr = np.array([ids], dtype=np.int64)
+        i = int(np.searchsorted(self.keys, _keys(arr)[0]))
+        tri = self.triples(Rules())[i:i + 1]
+        k = np.empty(1, dtype=np.int16)
+        _core.match_split_kernel(arr, 0, np.ascontiguousarray(tri), k)
+        h, m, lo = SPLIT_POSITIONS[int(k[0])]
+        return Setting._checked(tuple(ids[p] for p in h), tuple(ids[p] for p in m), ids[lo])
 
     def split_of(self, ids: tuple[int, ...], setting: Setting) -> int:
         """Index (in SPLIT_POSITIONS order of ``ids``) of ``setting``."""
@@ -90,9 +129,12 @@ class CompiledWay:
             if len(illegal):
                 i = int(illegal[0])
                 ids = tuple(int(c) for c in self.reps[i])
+                h, m, lo = SPLIT_POSITIONS[int(self.splits[i])]
+                setting = Setting._checked(tuple(ids[p] for p in h), tuple(ids[p] for p in m),
+                                           ids[lo])
                 raise HouseWayError(
                     f"house way {self.name!r} sets {' '.join(str(card_of(c)) for c in ids)} "
-                    f"as {self.answer(ids)}, which is not legal ({rules.describe()})")
+                    f"as {setting}, which is not legal ({rules.describe()})")
             self._tri[rules.low] = tri
         return tri
 
@@ -143,10 +185,7 @@ def compile_way(fn: WayFunction, name: str, cache_key: str | None, cache_dir: Pa
     """Ask ``fn`` once per class (or load its cached answers) and check it on a sample."""
     if not callable(fn):
         raise HouseWayError(f"from_function needs a callable, got {fn!r}")
-    reps = class_representatives()
-    keys = _keys(reps)
-    order = np.argsort(keys)
-    reps, keys = reps[order], keys[order]
+    keys, reps = class_table()
     path = None if cache_key is None else (cache_dir or default_cache_dir()) / (
         f"{_slug(name)}-{_slug(cache_key)}.npz")
     splits = _load(path, keys) if path is not None else None

@@ -297,7 +297,7 @@ cdef inline void load7(const card_t* row, int* c) noexcept nogil:
         c[k] = row[k]
 
 
-cdef inline Py_ssize_t check_rows(card_t[:, ::1] hands) noexcept nogil:
+cdef inline Py_ssize_t check_rows(const card_t[:, ::1] hands) noexcept nogil:
     """Index of the first row with an id outside 0..52 or a repeated id; -1 when all are fine."""
     cdef Py_ssize_t i, j
     cdef uint64_t mask, bit
@@ -315,7 +315,7 @@ cdef inline Py_ssize_t check_rows(card_t[:, ::1] hands) noexcept nogil:
     return -1
 
 
-def strengths_kernel(card_t[:, ::1] hands, int low, int32_t[::1] out):
+def strengths_kernel(const card_t[:, ::1] hands, int low, int32_t[::1] out):
     """Fill ``out`` with the strengths of n 1-, 2- or 4-card rows; returns the first bad row
     (nothing written) or -1."""
     cdef Py_ssize_t i, n = hands.shape[0], w = hands.shape[1]
@@ -335,7 +335,7 @@ def strengths_kernel(card_t[:, ::1] hands, int low, int32_t[::1] out):
     return bad
 
 
-def legal_kernel(card_t[:, ::1] hands, int low, uint8_t[:, ::1] out):
+def legal_kernel(const card_t[:, ::1] hands, int low, uint8_t[:, ::1] out):
     """Fill ``out`` (n x 105) with the legality of every split of n seven-card rows
     (SPEC 3.2: high > medium > low); returns the first bad row (nothing written) or -1."""
     cdef Py_ssize_t i, bad
@@ -354,6 +354,32 @@ def legal_kernel(card_t[:, ::1] hands, int low, uint8_t[:, ::1] out):
                 for k in range(NSPLITS):
                     m = m21[SPLIT_M[k]]
                     out[i, k] = h35[SPLIT_Q[k]] > m and m > l7[SPLIT_L[k]]
+    return bad
+
+
+def match_split_kernel(const card_t[:, ::1] hands, int low, const int32_t[:, ::1] tri,
+                       int16_t[::1] out):
+    """out[i] = the first split of row i (in SPLIT_POSITIONS order of the row) whose
+    (high, medium, low) strengths are tri[i], or -1 when none is; returns the first bad row
+    or -1."""
+    cdef Py_ssize_t i, bad
+    cdef int k
+    cdef int c[7]
+    cdef int32_t h35[35]
+    cdef int32_t m21[21]
+    cdef int32_t l7[7]
+    with nogil:
+        bad = check_rows(hands)
+        if bad < 0:
+            for i in range(hands.shape[0]):
+                load7(&hands[i, 0], c)
+                seven_parts(c, low, h35, m21, l7)
+                out[i] = -1
+                for k in range(NSPLITS):
+                    if (h35[SPLIT_Q[k]] == tri[i, 0] and m21[SPLIT_M[k]] == tri[i, 1]
+                            and l7[SPLIT_L[k]] == tri[i, 2]):
+                        out[i] = k
+                        break
     return bad
 
 
@@ -498,7 +524,7 @@ def choose_one(tuple ids, int low, int kind, int o0, int o1, int o2):
     return k, (hml[0], hml[1], hml[2])
 
 
-def house_way_kernel(card_t[:, ::1] hands, int low, int kind, int o0, int o1, int o2,
+def house_way_kernel(const card_t[:, ::1] hands, int low, int kind, int o0, int o1, int o2,
                      int32_t[:, ::1] out):
     """Fill ``out`` (n x 3) with the house way's (high, medium, low) strengths of n seven-card
     rows; returns the first bad row (nothing trusted in ``out``) or -1."""
@@ -656,9 +682,11 @@ cdef class DealerModel:
                         dist[self.db_tid[n, 3]] += 1
 
     cdef void wins(self, const int* player, const int32_t* dist, int64_t* out,
-                   int64_t* scratch) noexcept nogil:
-        """out[k] = dealer hands that split k of ``player`` beats on two hands of three
-        (0 for a foul).  ``scratch`` holds 36 * CELLS int64."""
+                   int64_t* scratch, int side) noexcept nogil:
+        """side 0: out[k] = opposing hands that split k of ``player`` beats strictly on two
+        hands of three (the player's count).  side 1: opposing hands that beat split k on at
+        most one hand, copies going to split k (the dealer's count: the hands it does not
+        lose to).  0 for a foul.  ``scratch`` holds 36 * CELLS int64."""
         cdef int32_t h35[35]
         cdef int32_t m21[21]
         cdef int32_t l7[7]
@@ -672,6 +700,8 @@ cdef class DealerModel:
         cdef const int32_t* th = &self.tr_h[0]
         cdef const int16_t* cell = &self.tr_cell[0]
         seven_parts(player, self.low, h35, m21, l7)
+        # "opponent <= x" is "opponent < x + 1" on the integer scale: side 1 shifts every
+        # comparison by one and leaves the legality test on the true strengths
         for q in range(35):                    # the 35 high hands, weakest first
             order[q] = q
         for i in range(1, 35):
@@ -685,7 +715,7 @@ cdef class DealerModel:
         # below each of the 35 high hands, then of all of them (PB)
         memset(A, 0, sizeof(A))
         for qi in range(35):
-            h = h35[order[qi]]
+            h = h35[order[qi]] + side
             while p < n and th[p] < h:
                 A[cell[p]] += dist[p]
                 p += 1
@@ -705,18 +735,19 @@ cdef class DealerModel:
                     out[k] = 0
                     continue
                 mi = 0
-                while mi < NM and self.mvals[mi] < m:
+                while mi < NM and self.mvals[mi] < m + side:
                     mi += 1
                 li = 0
-                while li < NL and self.lvals[li] < l:
+                while li < NL and self.lvals[li] < l + side:
                     li += 1
                 # P[x][y] = dealer hands with medium index < x and low index < y
                 out[k] = (PA[mi * (NL + 1) + NL] + PA[NM * (NL + 1) + li]
                           + PB[mi * (NL + 1) + li] - 2 * PA[mi * (NL + 1) + li])
 
-    def solve_rows(self, card_t[:, ::1] hands, int64_t[:, ::1] out, int64_t[::1] totals):
-        """Wins of all 105 splits for each row (checked ids), and each row's dealer total;
-        releases the GIL.  Returns the first bad row or -1."""
+    def solve_rows(self, const card_t[:, ::1] hands, int64_t[:, ::1] out, int64_t[::1] totals,
+                   int side=0):
+        """Counts of all 105 splits for each row (see ``wins`` for ``side``), and each row's
+        total of opposing hands; releases the GIL.  Returns the first bad row or -1."""
         cdef Py_ssize_t i, t, bad
         cdef int c[7]
         cdef int32_t* dist
@@ -734,7 +765,7 @@ cdef class DealerModel:
                     for t in range(self.n_triples):
                         tot += dist[t]
                     totals[i] = tot
-                    self.wins(c, dist, &out[i, 0], scratch)
+                    self.wins(c, dist, &out[i, 0], scratch, side != 0)
                 free(dist)
                 free(scratch)
         return bad
@@ -891,7 +922,7 @@ cdef int bonus_mask(const int* c) noexcept nogil:
     return mask
 
 
-def bonus_kernel(card_t[:, ::1] hands, int16_t[::1] out):
+def bonus_kernel(const card_t[:, ::1] hands, int16_t[::1] out):
     """Fill ``out`` with the bonus masks of n seven-card rows; returns the first bad row or -1."""
     cdef Py_ssize_t i, bad
     cdef int c[7]
@@ -985,7 +1016,7 @@ cdef int64_t class_key(const int* c) noexcept nogil:
     return ((<int64_t>2) << 62) | ((<int64_t>sm[fs]) << 13) | sm[fs2]
 
 
-def class_keys_kernel(card_t[:, ::1] hands, int64_t[::1] out):
+def class_keys_kernel(const card_t[:, ::1] hands, int64_t[::1] out):
     """Class keys of n seven-card rows; returns the first bad row or -1."""
     cdef Py_ssize_t i, bad
     cdef int c[7]
@@ -998,7 +1029,7 @@ def class_keys_kernel(card_t[:, ::1] hands, int64_t[::1] out):
     return bad
 
 
-def classify_kernel(card_t[:, ::1] hands, const int64_t[::1] keys, const int32_t[:, ::1] tri,
+def classify_kernel(const card_t[:, ::1] hands, const int64_t[::1] keys, const int32_t[:, ::1] tri,
                     int32_t[:, ::1] out):
     """out[i] = tri[index of the class key of row i in the sorted ``keys``]; returns the first
     bad row (or -2 - row for a key missing from ``keys``) or -1."""
@@ -1026,3 +1057,40 @@ def classify_kernel(card_t[:, ::1] hands, const int64_t[::1] keys, const int32_t
                 out[i, 1] = tri[lo, 1]
                 out[i, 2] = tri[lo, 2]
     return bad
+
+
+def class_weights_enumerate(const int64_t[::1] keys):
+    """Reference count of class sizes: the class key of every one of the C(53, 7) hands, one by
+    one, looked up in the sorted ``keys``.  Returns (counts per key, hands without a key)."""
+    counts = np.zeros(keys.shape[0], dtype=np.int64)
+    cdef int64_t[::1] cv = counts
+    cdef int64_t missing = 0, key
+    cdef Py_ssize_t lo, hi, mid, n = keys.shape[0]
+    cdef int c[7]
+    cdef int d, e
+    with nogil:
+        for d in range(7):
+            c[d] = d
+        while True:
+            key = class_key(c)
+            lo = 0
+            hi = n
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if keys[mid] < key:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            if lo < n and keys[lo] == key:
+                cv[lo] += 1
+            else:
+                missing += 1
+            d = 6
+            while d >= 0 and c[d] == 46 + d:
+                d -= 1
+            if d < 0:
+                break
+            c[d] += 1
+            for e in range(d + 1, 7):
+                c[e] = c[e - 1] + 1
+    return counts, missing

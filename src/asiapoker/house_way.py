@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._compile import CompiledWay, WayFunction, compile_way
+from ._compile import CompiledWay, WayFunction, class_table, compile_way
 from .cards import CardsLike, to_ids
 from .errors import HouseWayError
 from .ranks import CATEGORIES, as_card_array, bad_row_error
@@ -93,6 +93,38 @@ class HouseWay:
         compiled = compile_way(fn, name, key if cache else None,
                                None if cache_dir is None else Path(cache_dir), progress, check)
         return cls(name, None, f"user-written way {name!r} (version {version})", compiled)
+
+    @classmethod
+    def from_table(cls, splits: npt.ArrayLike, name: str, description: str = "") -> HouseWay:
+        """A way stored as a class table: one split index (in the order of the class
+        representative's sorted ids) for each of the 829,504 classes, in class-key order, as
+        :func:`~asiapoker.equilibrium.best_response` makes them.  Every answer is checked
+        legal under the default rules."""
+        if not isinstance(name, str) or not name.strip():
+            raise HouseWayError(f"a stored house way needs a name, got {name!r}")
+        keys, reps = class_table()
+        arr = np.asarray(splits)
+        if arr.shape != (len(keys),) or arr.dtype.kind not in "iu":
+            raise HouseWayError(f"house way {name!r}: a class table is {len(keys)} split "
+                                f"indices, got an array of shape {arr.shape} ({arr.dtype})")
+        if len(arr) and (arr.min() < 0 or arr.max() >= 105):
+            raise HouseWayError(f"house way {name!r}: split indices run from 0 to 104")
+        table = np.array(arr, dtype=np.uint8)
+        table.setflags(write=False)
+        compiled = CompiledWay(None, name, keys, reps, table)
+        compiled.triples(Rules())
+        return cls(name, None, description or f"stored way {name!r}", compiled)
+
+    @classmethod
+    def best_response(cls, way: WayLike, rules: Rules | None = None, *,
+                      side: str = "dealer", workers: int | None = None,
+                      progress: bool | None = None, cache: bool = True,
+                      cache_dir: str | os.PathLike[str] | None = None) -> HouseWay:
+        """The dealer's (default) or the player's best response to ``way``, exactly, as a
+        house way; see :mod:`asiapoker.equilibrium`."""
+        from .equilibrium import best_response
+        return best_response(way, rules, side=side, workers=workers,  # type: ignore[arg-type]
+                             progress=progress, cache=cache, cache_dir=cache_dir)
 
     @classmethod
     def named(cls, name: str | HouseWay) -> HouseWay:

@@ -303,15 +303,48 @@ def solve(seven: CardsLike, way: WayLike = "classic", rules: Rules | None = None
 
 @dataclass(frozen=True, slots=True)
 class BatchSolution:
-    """Results of :func:`solve_many`: ``best`` split index per row (n), ``ev`` (n x 105, NaN
-    for fouls), ``wins`` (n x 105, int64); ``total`` dealer hands per row; way and rules."""
+    """Results of :func:`solve_many`, one row per hand, split indices in the order of
+    :data:`~asiapoker.SPLIT_POSITIONS` of the row as given.
+
+    ``wins`` (n x 105 int64) counts the dealer hands each split beats (0 for a foul);
+    ``legal`` (n x 105 bool); ``ev`` (n x 105 float64, -1 for a foul, as
+    :attr:`SettingResult.ev`); ``best`` the best split (most wins, then the lower index) and
+    ``house_way`` the house way's split of each row (the first split with its strengths);
+    ``total`` dealer hands per row; the house way and rules the figures depend on.
+    """
 
     best: npt.NDArray[np.int16]
     ev: npt.NDArray[np.float64]
     wins: npt.NDArray[np.int64]
+    legal: npt.NDArray[np.bool_]
+    house_way: npt.NDArray[np.int16]
     total: int
     way: str
     rules: Rules
+
+    @property
+    def best_wins(self) -> npt.NDArray[np.int64]:
+        """Wins of the best split, per row."""
+        return self.wins[np.arange(len(self.best)), self.best]
+
+    @property
+    def house_way_wins(self) -> npt.NDArray[np.int64]:
+        """Wins of the house way's split, per row."""
+        return self.wins[np.arange(len(self.house_way)), self.house_way]
+
+    @property
+    def best_ev(self) -> npt.NDArray[np.float64]:
+        """Expected value of the best split, per row."""
+        return self.ev[np.arange(len(self.best)), self.best]
+
+    @property
+    def house_way_ev(self) -> npt.NDArray[np.float64]:
+        """Expected value of setting each row by the house way."""
+        return self.ev[np.arange(len(self.house_way)), self.house_way]
+
+    def describe(self) -> str:
+        """What the results depend on: house way and rule options."""
+        return f"house way {self.way}; {self.rules.describe()}"
 
 
 def solve_many(hands: Any, way: WayLike = "classic", rules: Rules | None = None,
@@ -348,6 +381,9 @@ def solve_many(hands: Any, way: WayLike = "classic", rules: Rules | None = None,
         with ThreadPoolExecutor(workers) as pool:
             list(pool.map(run, chunks))
     is_legal = legal.view(bool)
-    ev = np.where(is_legal, (wins * r.pays - (DEALER_HANDS - wins)) / DEALER_HANDS, np.nan)
+    ev = np.where(is_legal, (wins * r.pays - (DEALER_HANDS - wins)) / DEALER_HANDS, -1.0)
     best = np.argmax(np.where(is_legal, wins, -1), axis=1).astype(np.int16)
-    return BatchSolution(best, ev, wins, DEALER_HANDS, w.name, r)
+    _, own = w._triples(arr, r)
+    hw = np.empty(len(arr), dtype=np.int16)
+    _core.match_split_kernel(arr, r.low, own, hw)
+    return BatchSolution(best, ev, wins, is_legal, hw, DEALER_HANDS, w.name, r)

@@ -1,0 +1,251 @@
+"""Deriving house ways exactly: best responses and the equilibrium iteration (SPEC 5.6).
+
+A best response to a way W is itself a way, stored as a class table (one setting for each of
+the 829,504 classes of seven cards), so it runs in the core like every built-in way.
+
+- The **dealer's** best response (SPEC 5.6 c) gives each class the legal setting that loses to
+  the fewest player hands set by W: it maximises the count of the other 46-choose-7 hands that
+  beat it on at most one hand of three, copies going to the dealer.
+- The **player's** best response (SPEC 5.6 b) maximises the count of dealer hands set by W
+  that it beats on two hands of three: the setting ``solve`` ranks first.
+
+Both are integer counts from the solver's core, computed for each class's representative hand
+(the class's members set alike, since a stored way answers per class).  Ties go to W's own
+setting, then to the first split in the representative's order, so a way that is already a
+best response to itself is returned unchanged.
+
+>>> HouseWay = __import__("asiapoker").HouseWay
+>>> HouseWay.best_response("classic", side="banker")
+Traceback (most recent call last):
+...
+asiapoker.errors.HouseWayError: side must be 'dealer' or 'player', got 'banker'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from ._compile import (
+    CompiledWay,
+    _load,
+    _save,
+    _slug,
+    class_table,
+    default_cache_dir,
+    splits_digest,
+)
+from ._progress import Progress
+from .errors import AsiaPokerError, HouseWayError
+from .house_way import HouseWay, WayLike, resolve_way
+from .rules import Rules, resolve
+from .solver import model
+
+__all__ = ["EquilibriumResult", "Iteration", "best_response", "class_weights", "equilibrium",
+           "way_digest"]
+
+Side = Literal["dealer", "player"]
+_CHUNK = 1024
+
+
+def way_digest(way: HouseWay, rules: Rules) -> str:
+    """A sha256 that identifies what ``way`` does under ``rules``: its class table for a
+    stored way, its definition for a built-in one."""
+    stored = way._compiled
+    text = (f"table:{stored.digest}" if stored is not None
+            else f"builtin:{way.name}:{way._code}")
+    return hashlib.sha256(f"{text}|a234={rules.a234}".encode()).hexdigest()
+
+
+def class_weights() -> npt.NDArray[np.int64]:
+    """How many of the C(53, 7) hands fall in each class (in class-table order), counted by
+    enumerating every hand in the core (about 6 s, then kept for the process)."""
+    return _class_weights()
+
+
+def _class_weights() -> npt.NDArray[np.int64]:
+    global _WEIGHTS
+    if _WEIGHTS is None:
+        keys, _ = class_table()
+        counts, missing = _core.class_weights_enumerate(keys)
+        if missing:  # pragma: no cover - every hand has a class
+            raise AsiaPokerError(f"{missing} hands have no class")
+        counts.setflags(write=False)
+        _WEIGHTS = counts
+    return _WEIGHTS
+
+
+_WEIGHTS: npt.NDArray[np.int64] | None = None
+
+
+def _check_side(side: str) -> int:
+    if side not in ("dealer", "player"):
+        raise HouseWayError(f"side must be 'dealer' or 'player', got {side!r}")
+    return 1 if side == "dealer" else 0
+
+
+def best_response_splits(way: HouseWay, rules: Rules, side: Side, rows: npt.NDArray[np.int64],
+                         workers: int = 1,
+                         progress: Callable[[int], None] | None = None) -> npt.NDArray[np.uint8]:
+    """The best response's split (index in each row's own order) for checked rows of seven
+    ids: the core of :func:`best_response`, usable on any slice of hands."""
+    flag = _check_side(side)
+    m = model(way, rules)
+    n = len(rows)
+    out = np.empty(n, dtype=np.uint8)
+    starts = list(range(0, n, _CHUNK))
+
+    def run(lo: int) -> int:
+        chunk = np.ascontiguousarray(rows[lo:lo + _CHUNK])
+        k = len(chunk)
+        counts = np.empty((k, 105), dtype=np.int64)
+        totals = np.empty(k, dtype=np.int64)
+        m.solve_rows(chunk, counts, totals, flag)
+        legal = np.empty((k, 105), dtype=np.uint8)
+        _core.legal_kernel(chunk, rules.low, legal)
+        _, own = way._triples(chunk, rules)
+        own_k = np.empty(k, dtype=np.int16)
+        _core.match_split_kernel(chunk, rules.low, own, own_k)
+        score = np.where(legal.view(bool), counts * 2, -1)
+        score[np.arange(k), own_k] += 1          # ties go to the way's own setting
+        out[lo:lo + k] = np.argmax(score, axis=1)
+        return k
+
+    done = 0
+    if workers <= 1 or len(starts) <= 1:
+        for lo in starts:
+            done += run(lo)
+            if progress:
+                progress(done)
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            for k in pool.map(run, starts):
+                done += k
+                if progress:
+                    progress(done)
+    return out
+
+
+def best_response(way: WayLike, rules: Rules | None = None, *, side: Side = "dealer",
+                  workers: int | None = None, progress: bool | None = None,
+                  cache: bool = True,
+                  cache_dir: str | os.PathLike[str] | None = None) -> HouseWay:
+    """The best response to ``way`` (see the module text) as a :class:`HouseWay`, for every
+    class of seven cards: about five minutes on two cores, then cached on disk (keyed by the
+    way's digest, the side and the rules; a damaged or stale cache is rebuilt)."""
+    flag = _check_side(side)
+    r = resolve(rules)
+    w = resolve_way(way)
+    if workers is None:
+        workers = os.cpu_count() or 1
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise HouseWayError(f"workers must be a positive int, got {workers!r}")
+    keys, reps = class_table()
+    source = way_digest(w, r)
+    name = f"{side}-best-response({w.name})"
+    path = None
+    if cache:
+        folder = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+        path = folder / f"br-{side}-{_slug(w.name)[:40]}-{source[:16]}-a234{r.a234}.npz"
+    splits = _load(path, keys) if path is not None else None
+    if splits is None:
+        bar = Progress(len(reps), f"best response ({side}) to {w.name!r}",
+                       sys.stderr.isatty() if progress is None else progress)
+        splits = best_response_splits(w, r, side, reps, workers, bar.update)
+        bar.update(len(reps))
+        if path is not None:
+            _save(path, keys, splits)
+    text = (f"the {side}'s best response to {w.name} ({r.describe()}; "
+            f"{'fewest player wins' if flag else 'most dealer hands beaten'})")
+    return HouseWay.from_table(splits, name, text)
+
+
+@dataclass(frozen=True, slots=True)
+class Iteration:
+    """One step of :func:`equilibrium`: the way, the share of hands (weighted by frequency)
+    whose setting changed from the previous way, and its digest."""
+
+    way: HouseWay
+    changed: float
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class EquilibriumResult:
+    """The iterates from the start way on; ``converged`` when the last equals the dealer's best
+    response to itself; ``cycle`` the index of an earlier iterate the last one repeats."""
+
+    iterations: list[Iteration] = field(default_factory=list)
+    converged: bool = False
+    cycle: int | None = None
+
+    @property
+    def last(self) -> HouseWay:
+        """The final iterate."""
+        return self.iterations[-1].way
+
+
+def changed_share(a: HouseWay, b: HouseWay, rules: Rules) -> float:
+    """The share of all seven-card hands (weighted by frequency) that ``a`` and ``b`` set to
+    different strengths."""
+    _, reps = class_table()
+    _, ta = a._triples(reps, rules)
+    _, tb = b._triples(reps, rules)
+    diff = (ta != tb).any(axis=1)
+    w = class_weights()
+    return float(w[diff].sum() / w.sum())
+
+
+def equilibrium(start: WayLike = "classic", rules: Rules | None = None, *,
+                max_iterations: int = 8, workers: int | None = None,
+                progress: bool | None = None, cache: bool = True,
+                cache_dir: str | os.PathLike[str] | None = None,
+                report: Callable[[int, Iteration], None] | None = None) -> EquilibriumResult:
+    """Iterate the dealer's best response from ``start`` until no class changes, an earlier
+    iterate comes back (a cycle), or ``max_iterations`` steps; ``report(i, step)`` is called
+    after each step."""
+    r = resolve(rules)
+    if isinstance(max_iterations, bool) or not isinstance(max_iterations, int) \
+            or max_iterations < 1:
+        raise HouseWayError(f"max_iterations must be a positive int, got {max_iterations!r}")
+    way = resolve_way(start)
+    steps = [Iteration(way, 0.0, way_digest(way, r))]
+    seen = {steps[0].digest: 0}
+    for i in range(1, max_iterations + 1):
+        nxt = best_response(way, r, side="dealer", workers=workers, progress=progress,
+                            cache=cache, cache_dir=cache_dir)
+        nxt = HouseWay.from_table(nxt._compiled.splits,  # type: ignore[union-attr]
+                                  f"{_slug(steps[0].way.name)}-br{i}",
+                                  f"dealer best response, iteration {i} from "
+                                  f"{steps[0].way.name}")
+        step = Iteration(nxt, changed_share(way, nxt, r), way_digest(nxt, r))
+        steps.append(step)
+        if report:
+            report(i, step)
+        if step.changed == 0.0:
+            return EquilibriumResult(steps, converged=True)
+        if step.digest in seen:
+            return EquilibriumResult(steps, cycle=seen[step.digest])
+        seen[step.digest] = i
+        way = nxt
+    return EquilibriumResult(steps)
+
+
+def as_compiled(way: HouseWay) -> CompiledWay:
+    """The class table of a stored way (an error for a built-in one)."""
+    if way._compiled is None:
+        raise HouseWayError(f"{way.name!r} is a built-in way, not a stored class table")
+    return way._compiled
+
+
+__all__ += ["as_compiled", "best_response_splits", "changed_share", "splits_digest"]
