@@ -357,6 +357,28 @@ def legal_kernel(const card_t[:, ::1] hands, int low, uint8_t[:, ::1] out):
     return bad
 
 
+def split_strengths_kernel(const card_t[:, ::1] hands, int low, int32_t[:, :, ::1] out):
+    """Fill ``out`` (n x 105 x 3) with the (high, medium, low) strengths of every split of n
+    seven-card rows; returns the first bad row (nothing written) or -1."""
+    cdef Py_ssize_t i, bad
+    cdef int k
+    cdef int c[7]
+    cdef int32_t h35[35]
+    cdef int32_t m21[21]
+    cdef int32_t l7[7]
+    with nogil:
+        bad = check_rows(hands)
+        if bad < 0:
+            for i in range(hands.shape[0]):
+                load7(&hands[i, 0], c)
+                seven_parts(c, low, h35, m21, l7)
+                for k in range(NSPLITS):
+                    out[i, k, 0] = h35[SPLIT_Q[k]]
+                    out[i, k, 1] = m21[SPLIT_M[k]]
+                    out[i, k, 2] = l7[SPLIT_L[k]]
+    return bad
+
+
 def match_split_kernel(const card_t[:, ::1] hands, int low, const int32_t[:, ::1] tri,
                        int16_t[::1] out):
     """out[i] = the first split of row i (in SPLIT_POSITIONS order of the row) whose

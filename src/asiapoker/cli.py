@@ -15,9 +15,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from .analysis import Estimate, exploitability
 from .bonus import PayTable, bonus_hand, bonus_odds
+from .equilibrium import Iteration, equilibrium
 from .errors import AsiaPokerError, HouseWayError
-from .house_way import HouseWay
+from .house_way import DEFAULT_WAY, STORED_WAYS, HouseWay
 from .ranks import rank
 from .rules import Rules
 from .setting import Setting, is_legal, settle, splits
@@ -42,6 +44,8 @@ WAY_HELP = "the dealer's house way: a name (default classic) or file.py:function
 def _way(spec: str) -> HouseWay:
     """A built-in way by name, or ``path/to/file.py:function`` / ``module:function`` (a
     user-written way, compiled and cached; ``VERSION`` in its module is the cache version)."""
+    if spec.endswith(".npz"):
+        return HouseWay.load(spec)
     if ":" not in spec:
         return HouseWay.named(spec)
     where, _, attr = spec.rpartition(":")
@@ -241,6 +245,54 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     print(f"{sim.rounds_per_s:,.0f} rounds/s, {sim.rounds_per_s * sim.seats:,.0f} hands/s")
 
 
+def cmd_exploitability(args: argparse.Namespace) -> None:
+    rules = _rules(args)
+    way = _way(args.way)
+    e = exploitability(way, rules, hands=args.hands, seed=args.seed, workers=args.workers)
+    if args.json:
+        def est(x: Estimate) -> dict[str, Any]:
+            return {"mean": x.mean, "exact": str(x.exact), "se": x.se, "ci95": list(x.ci95)}
+        _emit(args, {"way": e.way, "rules": rules.to_dict(), "hands": e.hands, "seed": e.seed,
+                     "gain": est(e.gain), "house_edge_house_way": est(e.house_edge_house_way),
+                     "house_edge_optimal": est(e.house_edge_optimal)}, "")
+        return
+    print(e)
+
+
+def cmd_best_response(args: argparse.Namespace) -> None:
+    rules = _rules(args)
+    way = HouseWay.best_response(_way(args.way), rules, side=args.side, workers=args.workers,
+                                 progress=False if args.quiet else None)
+    digest = way.save(args.out)
+    print(f"{way.description}\nwritten to {args.out}; sha256 {digest}")
+
+
+def cmd_equilibrium(args: argparse.Namespace) -> None:
+    rules = _rules(args)
+
+    def report(i: int, step: Iteration) -> None:
+        line = f"iteration {i}: {step.changed:.4%} of hands set differently"
+        if args.hands:
+            e = exploitability(step.way, rules, hands=args.hands, seed=args.seed,
+                               workers=args.workers)
+            line += f"; exploitability {e.gain}"
+        print(f"{line}; sha256 {step.digest[:16]}", flush=True)
+
+    res = equilibrium(_way(args.start), rules, max_iterations=args.max_iterations,
+                      workers=args.workers, progress=False if args.quiet else None,
+                      report=report)
+    status = ("converged: the last way is the dealer's best response to itself"
+              if res.converged else
+              f"cycle: iteration {len(res.iterations) - 1} repeats iteration {res.cycle}"
+              if res.cycle is not None else
+              f"not converged after {args.max_iterations} iterations")
+    last = res.last
+    way = HouseWay.from_table(last._compiled.splits,  # type: ignore[union-attr]
+                              "equilibrium", f"{STORED_WAYS['equilibrium']}: {status}")
+    digest = way.save(args.out)
+    print(f"{status}\nwritten to {args.out}; sha256 {digest}")
+
+
 def _parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     common.add_argument("--json", action="store_true", help="print JSON for programs")
@@ -295,6 +347,32 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_simulate)
+    s = sub.add_parser("exploitability", parents=[common],
+                       help="what optimal play gains against a way, and its house edges")
+    s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP + ", or a saved table .npz")
+    s.add_argument("--hands", type=int, default=20_000, help="random hands to solve")
+    s.add_argument("--seed", type=int, default=0, help="random seed")
+    s.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
+    s.set_defaults(func=cmd_exploitability)
+    s = sub.add_parser("best-response", parents=[common],
+                       help="the best response to a way, as a way (a table .npz)")
+    s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP + ", or a saved table .npz")
+    s.add_argument("--side", choices=("dealer", "player"), default="dealer")
+    s.add_argument("--out", required=True, help="where to write the table (.npz)")
+    s.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.set_defaults(func=cmd_best_response)
+    s = sub.add_parser("equilibrium", parents=[common],
+                       help="iterate the dealer's best response to a fixed point")
+    s.add_argument("--start", default="classic", help="the way to start from")
+    s.add_argument("--max-iterations", type=int, default=8)
+    s.add_argument("--hands", type=int, default=0,
+                   help="also estimate each iterate's exploitability on this many hands")
+    s.add_argument("--seed", type=int, default=0, help="random seed for --hands")
+    s.add_argument("--out", required=True, help="where to write the last iterate (.npz)")
+    s.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.set_defaults(func=cmd_equilibrium)
     return p
 
 

@@ -31,9 +31,10 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._compile import CompiledWay, WayFunction, class_table, compile_way
+from ._compile import CompiledWay, WayFunction, class_table, compile_way, splits_digest
 from .cards import CardsLike, to_ids
 from .errors import HouseWayError
+from .rack import Card, apply_card
 from .ranks import CATEGORIES, as_card_array, bad_row_error
 from .rules import Rules, resolve
 from .setting import SPLIT_POSITIONS, Setting
@@ -50,14 +51,15 @@ class HouseWay:
     Make one with :meth:`named` or :meth:`priority`; ``str(way)`` is its name.
     """
 
-    __slots__ = ("_code", "_compiled", "description", "name")
+    __slots__ = ("_code", "_compiled", "card", "description", "name")
 
     def __init__(self, name: str, code: tuple[int, int, int, int] | None, description: str,
-                 compiled: CompiledWay | None = None) -> None:
+                 compiled: CompiledWay | None = None, card: Card | None = None) -> None:
         self.name = name
         self.description = description
         self._code = code
         self._compiled = compiled
+        self.card = card
 
     @classmethod
     def from_function(cls, fn: WayFunction, name: str, version: str = "1", *,
@@ -116,6 +118,46 @@ class HouseWay:
         return cls(name, None, description or f"stored way {name!r}", compiled)
 
     @classmethod
+    def from_card(cls, card: Card, name: str | None = None, description: str = "") -> HouseWay:
+        """A way that sets hands by a rack card (:mod:`asiapoker.rack`), compiled to a class
+        table (about half a minute) so it runs in the core; :meth:`explain` names the rule
+        that decided."""
+        if not isinstance(card, Card):
+            raise HouseWayError(f"from_card needs an asiapoker.rack.Card, got {card!r}")
+        way = cls.from_table(card_table(card), name or card.name,
+                             description or f"rack card {card.name!r}")
+        way.card = card
+        return way
+
+    def save(self, path: str | os.PathLike[str]) -> str:
+        """Write a stored way (a class table) to an ``.npz`` file with its sha256 digest and
+        description; returns the digest.  Built-in ways are names, not tables."""
+        if self._compiled is None:
+            raise HouseWayError(f"{self.name!r} is a built-in way: nothing to save")
+        digest = self._compiled.digest
+        with open(path, "wb") as fh:
+            np.savez_compressed(fh, splits=self._compiled.splits, digest=digest,
+                                name=self.name, description=self.description)
+        return digest
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], name: str | None = None) -> HouseWay:
+        """A way saved by :meth:`save`; the table must match its stored digest."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                splits = np.array(data["splits"], dtype=np.uint8)
+                digest = str(data["digest"])
+                description = str(data["description"])
+                stored_name = str(data["name"])
+        except (OSError, KeyError, ValueError, EOFError) as exc:
+            raise HouseWayError(f"cannot read a house-way table from {str(path)!r}: "
+                                f"{exc}") from None
+        if splits_digest(splits) != digest:
+            raise HouseWayError(f"the house-way table in {str(path)!r} does not match its "
+                                "digest: the file is damaged")
+        return cls.from_table(splits, name or stored_name, description)
+
+    @classmethod
     def best_response(cls, way: WayLike, rules: Rules | None = None, *,
                       side: str = "dealer", workers: int | None = None,
                       progress: bool | None = None, cache: bool = True,
@@ -137,12 +179,14 @@ class HouseWay:
         key = name.strip().lower()
         if key == "classic":
             return CLASSIC
+        if key in STORED_WAYS:
+            return _stored_way(key)
         order = _ALIASES.get(key) or tuple(key.split("-"))
         if len(order) == 3 and sorted(order) == sorted(_HANDS):
             return cls.priority(*order)
         raise HouseWayError(
-            f"unknown house way {name!r} (built in: classic, medium-first, high-first, "
-            "or an order such as 'low-medium-high')"
+            f"unknown house way {name!r} (built in: standard, equilibrium, classic, "
+            "medium-first, high-first, or an order such as 'low-medium-high')"
         )
 
     @classmethod
@@ -178,9 +222,17 @@ class HouseWay:
                                 tuple(s[6 - i] for i in reversed(m)), s[6 - lo]), hml
 
     def explain(self, seven: CardsLike, rules: Rules | None = None) -> tuple[Setting, str]:
-        """The setting and a short reason a dealer could read."""
+        """The setting and a short reason a dealer could read: for a rack-card way, the rule
+        that decided."""
         ids = to_ids(seven, 7, what="seven-card hand")
         setting, hml = self._set(ids, resolve(rules))
+        if self.card is not None:
+            _, rule = apply_card(self.card, np.array([sorted(ids)], dtype=np.int64))
+            i = int(rule[0])
+            why = (f"rule {i + 1}: {self.card.rules[i].text()}" if i >= 0 else
+                   "no rule fits: the legal setting with the best medium, then low, then "
+                   "high hand")
+            return setting, f"{why} -> {_placement(setting, hml)} ({self.name})"
         return setting, f"{_shape(ids)}: {_placement(setting, hml)} ({self.name})"
 
     def __repr__(self) -> str:
@@ -217,18 +269,55 @@ CLASSIC = HouseWay(
 
 WayLike: TypeAlias = HouseWay | str
 
+#: The default house way: the written rack card "standard" (see docs/house-ways.md).
+DEFAULT_WAY = "standard"
+
+#: Ways shipped as class tables in the package: name -> what it is.
+STORED_WAYS = {
+    "standard": "the written rack card of this package (asiapoker._standard), derived from "
+                "the equilibrium way; the default",
+    "equilibrium": "the dealer's best response iterated from classic (SPEC 5.6 d)",
+}
+_DATA = Path(__file__).with_name("data")
+_STORED: dict[str, HouseWay] = {}
+
+
+def _stored_way(name: str) -> HouseWay:
+    """A shipped way, loaded once; its table is checked against the digest stored with it."""
+    way = _STORED.get(name)
+    if way is not None:
+        return way
+    way = HouseWay.load(_DATA / f"{name}.npz", name)
+    if name == "standard":
+        from ._standard import STANDARD
+        way.card = STANDARD
+    _STORED[name] = way
+    return way
+
+
+def card_table(card: Card) -> npt.NDArray[np.uint8]:
+    """The class table of a rack card: its split for every class, in class-key order."""
+    _, reps = class_table()
+    out = np.empty(len(reps), dtype=np.uint8)
+    step = 32768
+    for lo in range(0, len(reps), step):
+        split, _ = apply_card(card, reps[lo:lo + step])
+        out[lo:lo + step] = split
+    return out
+
 
 def resolve_way(way: WayLike | None) -> HouseWay:
-    """A :class:`HouseWay` from a name, a way, or None (classic)."""
-    return CLASSIC if way is None else HouseWay.named(way)
+    """A :class:`HouseWay` from a name, a way, or None (the default, "standard")."""
+    return HouseWay.named(DEFAULT_WAY if way is None else way)
 
 
-def house_way(seven: CardsLike, way: WayLike = "classic", rules: Rules | None = None) -> Setting:
+def house_way(seven: CardsLike, way: WayLike = DEFAULT_WAY,
+              rules: Rules | None = None) -> Setting:
     """The dealer's setting of seven cards under ``way`` (a name or a :class:`HouseWay`)."""
     return resolve_way(way).set(seven, rules)
 
 
-def dealer_strengths(hands: Any, way: WayLike = "classic",
+def dealer_strengths(hands: Any, way: WayLike = DEFAULT_WAY,
                      rules: Rules | None = None) -> npt.NDArray[np.int32]:
     """The house way's (high, medium, low) strengths for an n x 7 array of card ids: an
     n x 3 int32 array, computed in the core with the GIL released."""

@@ -1,0 +1,323 @@
+"""Written house ways: rack cards of plain rules a dealer can follow, run on arrays of hands.
+
+A rack card is an ordered list of :class:`Rule`; the first rule whose shape and conditions
+fit the seven cards decides, and a card always ends with a rule for every shape.
+
+The words a rule uses:
+
+- **groups**: the cards of one rank (the joker joins the aces' group).  Groups are read in
+  order of size, then rank: in "two pairs" the *first pair* is the higher one.  Cards alone in
+  their rank are *singles*, numbered from the highest: *single 1* is the highest single.
+- **shape**: the sizes of the groups: no pair, one pair, two pairs, three pairs, trips, trips
+  and a pair, trips and two pairs, two trips, four of a kind (with singles, a pair or trips),
+  five aces (with singles or a pair).
+- **placement**: where each group and single goes, written one group at a time in the order
+  above with ``H`` (high hand), ``M`` (medium) and ``L`` (low): ``"MM H L H H H"`` is "the
+  pair in the medium hand, single 2 in the low hand, the other singles in the high hand".
+  Among the settings that place the ranks so, the dealer takes the best high hand (a flush
+  if the suits allow).
+- **made hand**: the placement ``"made"`` plays a straight, flush or straight flush in the high
+  hand, and among those the best medium hand, then the best low hand, then the best high hand.
+- **conditions**: ``("pair1", ">=", 10)`` compares the rank (2..14, ace 14) of a group or
+  single (``group1``, ``group2``, ``single1``, ``single2``, ...) with a number; ``("made",
+  "==", 1)`` asks whether a straight, flush or straight flush can be played in the high hand;
+  ``("joker", "==", 1)`` whether the joker is among the seven cards.
+
+When the placement a rule names is not legal for the hand (or does not exist), the rule does
+not apply and the next one is tried.
+
+>>> Rule("one pair", "MM H L H H H", (("group1", ">=", 20),))
+Traceback (most recent call last):
+...
+asiapoker.errors.HouseWayError: rule condition ('group1', '>=', 20): a rank is a number from 2 to 14
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from .errors import HouseWayError
+from .rules import Rules, resolve
+from .setting import SPLIT_POSITIONS
+
+__all__ = ["SHAPES", "Card", "Rule", "apply_card", "hand_facts", "placement_text"]
+
+#: Shapes by their group sizes, largest first.
+SHAPES: dict[tuple[int, ...], str] = {
+    (1, 1, 1, 1, 1, 1, 1): "no pair",
+    (2, 1, 1, 1, 1, 1): "one pair",
+    (2, 2, 1, 1, 1): "two pairs",
+    (2, 2, 2, 1): "three pairs",
+    (3, 1, 1, 1, 1): "trips",
+    (3, 2, 1, 1): "trips and a pair",
+    (3, 2, 2): "trips and two pairs",
+    (3, 3, 1): "two trips",
+    (4, 1, 1, 1): "four of a kind",
+    (4, 2, 1): "four of a kind and a pair",
+    (4, 3): "four of a kind and trips",
+    (5, 1, 1): "five aces",
+    (5, 2): "five aces and a pair",
+}
+_SHAPE_ID = {name: i for i, name in enumerate(SHAPES.values())}
+_SHAPE_SIZES = list(SHAPES)
+_PART = np.array([[0] * 7 for _ in range(105)], dtype=np.int64)
+for _k, (_h, _m, _lo) in enumerate(SPLIT_POSITIONS):
+    for _p in _m:
+        _PART[_k, _p] = 1
+    _PART[_k, _lo] = 2
+_MADE = (4, 5, 7, 8)            # straight, flush, straight flush, royal flush
+_FEATURES = ("group1", "group2", "group3", "single1", "single2", "single3", "single4",
+             "made", "joker")
+_OPS = ("==", ">=", "<=")
+
+
+def _group_letters(text: str) -> tuple[int, int, int]:
+    return (text.count("H"), text.count("M"), text.count("L"))
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One line of a rack card: for hands of ``shape`` meeting every condition, set the cards
+    by ``placement`` (see the module text)."""
+
+    shape: str
+    placement: str
+    conditions: tuple[tuple[str, str, int], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.shape not in _SHAPE_ID:
+            raise HouseWayError(f"unknown shape {self.shape!r} (one of: "
+                                f"{', '.join(SHAPES.values())})")
+        sizes = _SHAPE_SIZES[_SHAPE_ID[self.shape]]
+        if self.placement != "made":
+            parts = self.placement.split()
+            if len(parts) != len(sizes) or any(
+                    len(p) != n or set(p) - set("HML") for p, n in zip(parts, sizes,
+                                                                      strict=False)):
+                raise HouseWayError(f"placement {self.placement!r} does not fit the shape "
+                                    f"{self.shape!r} (groups of {sizes})")
+            h, m, lo = (sum(_group_letters(p)[i] for p in parts) for i in range(3))
+            if (h, m, lo) != (4, 2, 1):
+                raise HouseWayError(f"placement {self.placement!r} puts {h}, {m}, {lo} cards "
+                                    "in the high, medium and low hands, not 4, 2, 1")
+        for cond in self.conditions:
+            if (not isinstance(cond, tuple) or len(cond) != 3 or cond[0] not in _FEATURES
+                    or cond[1] not in _OPS or isinstance(cond[2], bool)
+                    or not isinstance(cond[2], int)):
+                raise HouseWayError(f"rule condition {cond!r}: a condition is (feature, op, "
+                                    f"number) with a feature of {_FEATURES} and op of {_OPS}")
+            if cond[0] in ("made", "joker"):
+                if cond[2] not in (0, 1):
+                    raise HouseWayError(f"rule condition {cond!r}: {cond[0]} is 0 or 1")
+            elif not 2 <= cond[2] <= 14:
+                raise HouseWayError(f"rule condition {cond!r}: a rank is a number from 2 "
+                                    "to 14")
+
+    def text(self) -> str:
+        """The rule in words."""
+        when = "".join(f", {_condition_text(c)}" for c in self.conditions)
+        return f"{self.shape}{when}: {placement_text(self.shape, self.placement)}"
+
+
+_RANK_WORDS = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "T"}
+
+
+def _rank_word(r: int) -> str:
+    return _RANK_WORDS.get(r, str(r))
+
+
+def _condition_text(cond: tuple[str, str, int]) -> str:
+    feat, op, val = cond
+    if feat == "made":
+        return ("a straight or flush can be played high" if val else
+                "no straight or flush can be played high")
+    if feat == "joker":
+        return "with the joker" if val else "without the joker"
+    name = feat.replace("group", "group ").replace("single", "single ")
+    words = {"==": "is", ">=": "is at least", "<=": "is at most"}[op]
+    return f"{name} {words} {_rank_word(val)}"
+
+
+def _group_names(shape: str) -> list[str]:
+    sizes = _SHAPE_SIZES[_SHAPE_ID[shape]]
+    kinds = {2: "pair", 3: "trips", 4: "quads", 5: "five aces"}
+    names, single = [], 0
+    many = {n: sizes.count(n) for n in set(sizes)}
+    seen: dict[int, int] = {}
+    for n in sizes:
+        if n == 1:
+            single += 1
+            names.append(f"single {single}")
+        else:
+            seen[n] = seen.get(n, 0) + 1
+            names.append(f"{kinds[n]} {seen[n]}" if many[n] > 1 else f"the {kinds[n]}")
+    return names
+
+
+def placement_text(shape: str, placement: str) -> str:
+    """A placement in words, e.g. ``"the pair medium; single 2 low; the rest high"``."""
+    if placement == "made":
+        return "play the straight or flush high; then the best medium hand, then low"
+    names = _group_names(shape)
+    parts = placement.split()
+    where: dict[str, list[str]] = {"H": [], "M": [], "L": []}
+    split_words = []
+    for name, p in zip(names, parts, strict=True):
+        if len(set(p)) == 1:
+            where[p[0]].append(name)
+        else:
+            split_words.append(f"{name} split " + "/".join(
+                {"H": "high", "M": "medium", "L": "low"}[c] for c in p))
+    words = []
+    for key, label in (("M", "medium"), ("L", "low")):
+        if where[key]:
+            words.append(f"{' and '.join(where[key])} {label}")
+    words.extend(split_words)
+    if where["H"]:
+        words.append("the rest high")
+    return "; ".join(words)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A rack card: a name and its rules in order."""
+
+    name: str
+    rules: tuple[Rule, ...]
+
+    def text(self) -> list[str]:
+        """The rules in words, numbered."""
+        return [f"{i + 1}. {r.text()}" for i, r in enumerate(self.rules)]
+
+
+# --------------------------------------------------------------------------------------------
+# facts of many hands at once
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandFacts:
+    """What the rules read, for n checked rows of seven ids: ``shape`` (index into
+    :data:`SHAPES`), ``label`` (n x 7: each card's group, in rule order), ``feature`` (n x 9,
+    in the order of the condition features), ``sig`` (n x 105: each split's placement code),
+    ``tri`` (n x 105 x 3 strengths) and ``legal`` (n x 105)."""
+
+    shape: npt.NDArray[np.int64]
+    label: npt.NDArray[np.int64]
+    feature: npt.NDArray[np.int64]
+    sig: npt.NDArray[np.int64]
+    tri: npt.NDArray[np.int32]
+    legal: npt.NDArray[np.bool_]
+
+
+def hand_facts(rows: npt.NDArray[Any], rules: Rules | None = None) -> HandFacts:
+    """:class:`HandFacts` of n checked rows of seven card ids."""
+    r = resolve(rules)
+    rows = np.ascontiguousarray(np.sort(np.asarray(rows, dtype=np.int64), axis=1))
+    n = len(rows)
+    rank = np.where(rows == 52, 12, rows >> 2)                     # non-decreasing per row
+    cnt = np.zeros((n, 13), dtype=np.int64)
+    np.add.at(cnt, (np.arange(n)[:, None], rank), 1)
+    # order of the ranks present: by count, then rank, both descending
+    key = np.where(cnt > 0, cnt * 16 + np.arange(13), -1)
+    order = np.argsort(-key, axis=1, kind="stable")                # group index -> rank
+    gpos = np.empty_like(order)
+    np.put_along_axis(gpos, order, np.arange(13)[None, :].repeat(n, 0), axis=1)
+    label = np.take_along_axis(gpos, rank, axis=1)                 # card -> group index
+    sizes = np.take_along_axis(cnt, order, axis=1)
+    shape = np.full(n, -1, dtype=np.int64)
+    for i, sz in enumerate(_SHAPE_SIZES):
+        pad = np.array(list(sz) + [0] * (13 - len(sz)))
+        shape[(sizes == pad).all(axis=1)] = i
+    granks = order + 2                                              # ranks 2..14
+    nbig = (sizes >= 2).sum(axis=1)
+    feature = np.zeros((n, len(_FEATURES)), dtype=np.int64)
+    for j in range(3):
+        feature[:, j] = np.where(j < nbig, granks[:, j], 0)
+    for j in range(4):
+        col = nbig + j
+        ok = (col < 13) & (np.take_along_axis(sizes, np.minimum(col, 12)[:, None],
+                                              axis=1)[:, 0] == 1)
+        feature[:, 3 + j] = np.where(ok, np.take_along_axis(granks, np.minimum(col, 12)[:, None],
+                                                            axis=1)[:, 0], 0)
+    tri = np.empty((n, 105, 3), dtype=np.int32)
+    _core.split_strengths_kernel(rows, r.low, tri)
+    legal = (tri[:, :, 0] > tri[:, :, 1]) & (tri[:, :, 1] > tri[:, :, 2])
+    made = legal & np.isin(tri[:, :, 0] >> 16, _MADE)
+    feature[:, 7] = made.any(axis=1)
+    feature[:, 8] = rows[:, 6] == 52
+    # placement code of each split: 9 bits a group, (high, medium, low) counts in 3 bits each
+    bit = 9 * label[:, None, :] + 3 * _PART[None, :, :]
+    sig = (np.int64(1) << bit).sum(axis=2)
+    return HandFacts(shape, label, feature, sig, tri, legal)
+
+
+def placement_code(placement: str) -> int:
+    """The code of a rank placement, as :attr:`HandFacts.sig` holds it."""
+    code = 0
+    for g, p in enumerate(placement.split()):
+        h, m, lo = _group_letters(p)
+        code += (h << (9 * g)) + (m << (9 * g + 3)) + (lo << (9 * g + 6))
+    return code
+
+
+def _best(mask: npt.NDArray[np.bool_], tri: npt.NDArray[np.int32],
+          order: tuple[int, int, int]) -> npt.NDArray[np.int64]:
+    """Per row, the split in ``mask`` with the best strengths in ``order`` (-1 if none)."""
+    t = tri.astype(np.int64)
+    key = (t[:, :, order[0]] << 40) | (t[:, :, order[1]] << 20) | t[:, :, order[2]]
+    key = np.where(mask, key, -1)
+    k = np.argmax(key, axis=1)
+    return np.where(mask.any(axis=1), k, -1)
+
+
+def placement_splits(facts: HandFacts, placement: str) -> npt.NDArray[np.int64]:
+    """Per row, the split a placement picks (-1 where it is illegal or does not fit)."""
+    if placement == "made":
+        made = facts.legal & np.isin(facts.tri[:, :, 0] >> 16, _MADE)
+        return _best(made, facts.tri, (1, 2, 0))
+    return _best(facts.legal & (facts.sig == placement_code(placement)), facts.tri, (0, 1, 2))
+
+
+def condition_mask(facts: HandFacts, cond: tuple[str, str, int]) -> npt.NDArray[np.bool_]:
+    """Rows that meet one condition."""
+    feat, op, val = cond
+    col = facts.feature[:, _FEATURES.index(feat)]
+    present = col > 0 if feat.startswith(("group", "single")) else np.ones(len(col), bool)
+    hit = col == val if op == "==" else col >= val if op == ">=" else col <= val
+    out: npt.NDArray[np.bool_] = present & hit
+    return out
+
+
+def apply_card(card: Card, rows: npt.NDArray[Any], rules: Rules | None = None,
+               facts: HandFacts | None = None) -> tuple[npt.NDArray[np.int64],
+                                                        npt.NDArray[np.int64]]:
+    """(split, rule) per row of seven checked ids (split order: the row's ids sorted): the
+    first rule that fits decides; rows no rule fits get the legal setting with the best
+    medium, then low, then high hand, and rule -1."""
+    f = facts if facts is not None else hand_facts(rows, rules)
+    n = len(f.shape)
+    split = np.full(n, -1, dtype=np.int64)
+    rule = np.full(n, -1, dtype=np.int64)
+    for i, r in enumerate(card.rules):
+        todo = (split < 0) & (f.shape == _SHAPE_ID[r.shape])
+        for cond in r.conditions:
+            todo &= condition_mask(f, cond)
+        if not todo.any():
+            continue
+        idx = np.flatnonzero(todo)
+        sub = HandFacts(f.shape[idx], f.label[idx], f.feature[idx], f.sig[idx], f.tri[idx],
+                        f.legal[idx])
+        got = placement_splits(sub, r.placement)
+        ok = got >= 0
+        split[idx[ok]] = got[ok]
+        rule[idx[ok]] = i
+    rest = split < 0
+    if rest.any():
+        split[rest] = _best(f.legal[rest], f.tri[rest], (1, 2, 0))
+    return split, rule

@@ -1,0 +1,158 @@
+"""Deriving house ways (SPEC 5.6): best responses (player and dealer side), stored ways,
+class weights, exploitability."""
+
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import pytest
+
+from asiapoker import HouseWay, HouseWayError, Rules, _core, dealer_strengths, solve, solve_many
+from asiapoker._compile import class_table
+from asiapoker.analysis import exploitability, random_hands
+from asiapoker.equilibrium import best_response_splits, class_weights
+from asiapoker.setting import SPLIT_POSITIONS, split_strengths
+from asiapoker.solver import DEALER_HANDS, _dense_maps
+
+CLASSIC = HouseWay.named("classic")
+
+
+def _sample_classes(n, seed):
+    _, reps = class_table()
+    rng = np.random.default_rng(seed)
+    return reps[np.sort(rng.choice(len(reps), n, replace=False))]
+
+
+def test_class_weights_cover_every_hand_once():
+    w = class_weights()
+    assert len(w) == len(class_table()[0])
+    assert int(w.sum()) == comb(53, 7)
+    assert (w > 0).all()
+    # a class of seven distinct ranks without a flush: 4**7 suit patterns minus those with a
+    # suit of four or more (each suit: sum over k >= 4 of C(7, k) 3**(7-k))
+    ranks = [0, 2, 4, 6, 8, 10, 12]
+    row = np.array([[r * 4 + i % 4 for i, r in enumerate(ranks)]], dtype=np.int64)
+    keys, _ = class_table()
+    from asiapoker._compile import _keys
+    i = int(np.searchsorted(keys, _keys(row)[0]))
+    flushy = 4 * sum(comb(7, k) * 3 ** (7 - k) for k in range(4, 8))
+    assert int(w[i]) == 4 ** 7 - flushy
+
+
+def test_player_best_response_is_the_solvers_best():
+    rows = _sample_classes(12, 1)
+    got = best_response_splits(CLASSIC, Rules(), "player", rows)
+    for row, k in zip(rows.tolist(), got.tolist(), strict=True):
+        sol = solve(row, CLASSIC)
+        by_index = {r.index: r for r in sol.settings}
+        assert by_index[k].legal
+        assert by_index[k].wins == sol.best.wins
+
+
+def _dealer_counts_by_enumeration(row, rules):
+    """Every player hand from the other 46 cards, set by classic, walked one by one (the
+    core's enumerating path); the dealer's count of each split computed here in numpy."""
+    hvals, mvals, lvals, dense_h, dense_m = _dense_maps()
+    total, hist = _core.enumerate_dealer(tuple(row), rules.low, *CLASSIC._code, dense_h,
+                                         len(hvals), dense_m)
+    hi, mi, li = np.nonzero(hist)
+    count = hist[hi, mi, li]
+    ph, pm, pl = hvals[hi], mvals[mi], lvals[li]
+    out = []
+    for h, m, lo in split_strengths(row, rules):
+        if not h > m > lo:
+            out.append(-1)
+            continue
+        player_wins = ((ph > h).astype(int) + (pm > m) + (pl > lo)) >= 2
+        out.append(int(count[~player_wins].sum()))
+    return total, out
+
+
+@pytest.mark.parametrize("hand", ["As Ah 9c 9d 5s 4h 2c", "Jk Kh Qh 7h 3h 8c 8d"])
+def test_dealer_best_response_counts_by_enumeration(hand):
+    from asiapoker import parse_cards
+    row = sorted(int(c) for c in parse_cards(hand))
+    rules = Rules()
+    total, counts = _dealer_counts_by_enumeration(row, rules)
+    assert total == DEALER_HANDS
+    from asiapoker.solver import model
+    fast = np.empty((1, 105), dtype=np.int64)
+    totals = np.empty(1, dtype=np.int64)
+    model(CLASSIC, rules).solve_rows(np.array([row]), fast, totals, 1)
+    legal = [c >= 0 for c in counts]
+    assert [int(x) for x, ok in zip(fast[0], legal, strict=True) if ok] == \
+        [c for c in counts if c >= 0]
+    k = int(best_response_splits(CLASSIC, rules, "dealer", np.array([row]))[0])
+    assert counts[k] == max(counts)
+
+
+def test_dealer_and_player_objectives_differ():
+    rows = _sample_classes(300, 2)
+    d = best_response_splits(CLASSIC, Rules(), "dealer", rows)
+    p = best_response_splits(CLASSIC, Rules(), "player", rows)
+    assert (d != p).any()
+
+
+def test_table_way_round_trip(tmp_path, rng):
+    _, reps = class_table()
+    _, tri = CLASSIC._triples(reps, Rules())
+    splits = np.empty(len(reps), dtype=np.int16)
+    _core.match_split_kernel(reps, 0, tri, splits)
+    way = HouseWay.from_table(splits, "classic-table")
+    hands = np.argsort(rng.random((3000, 53)), axis=1)[:, :7]
+    assert (dealer_strengths(hands, way) == dealer_strengths(hands, CLASSIC)).all()
+    assert way.set("Kc Kd Jh Js 7c 7d 2s").strengths() == \
+        CLASSIC.set("Kc Kd Jh Js 7c 7d 2s").strengths()
+    path = tmp_path / "w.npz"
+    digest = way.save(path)
+    again = HouseWay.load(path)
+    assert again._compiled.digest == digest and again.name == "classic-table"
+    data = dict(np.load(path))
+    data["splits"] = data["splits"].copy()
+    data["splits"][5] ^= 1
+    np.savez(tmp_path / "bad.npz", **data)
+    with pytest.raises(HouseWayError, match="does not match its digest"):
+        HouseWay.load(tmp_path / "bad.npz")
+    with pytest.raises(HouseWayError, match="cannot read"):
+        HouseWay.load(tmp_path / "missing.npz")
+
+
+def test_from_table_rejects_bad_tables():
+    n = len(class_table()[0])
+    with pytest.raises(HouseWayError, match="shape"):
+        HouseWay.from_table(np.zeros(10, dtype=np.uint8), "x")
+    with pytest.raises(HouseWayError, match="0 to 104"):
+        HouseWay.from_table(np.full(n, 105), "x")
+    with pytest.raises(HouseWayError, match="not legal"):
+        HouseWay.from_table(np.zeros(n, dtype=np.uint8), "x")   # split 0 fouls somewhere
+    with pytest.raises(HouseWayError, match="side must be"):
+        HouseWay.best_response("classic", side="banker")
+    with pytest.raises(HouseWayError, match="unknown house way"):
+        HouseWay.best_response("nonsense")
+    with pytest.raises(HouseWayError, match="a house way is a name"):
+        HouseWay.best_response(42)  # type: ignore[arg-type]
+    with pytest.raises(HouseWayError, match="built-in way"):
+        CLASSIC.save("/tmp/never.npz")
+
+
+def test_exploitability_is_the_mean_of_exact_per_hand_figures():
+    e = exploitability("classic", hands=60, seed=5, workers=1)
+    rows = random_hands(60, 5)
+    b = solve_many(rows, "classic", workers=1)
+    gain = sum(Fraction(int(x) - int(y), DEALER_HANDS) * 2
+               for x, y in zip(b.best_wins, b.house_way_wins, strict=True)) / 60
+    hw = sum(Fraction(2 * int(y) - DEALER_HANDS, DEALER_HANDS) for y in b.house_way_wins) / 60
+    assert e.gain.exact == gain
+    assert e.house_edge_house_way.exact == -hw
+    assert e.gain.exact > 0
+    lo, hi = e.gain.ci95
+    assert lo < e.gain.mean < hi
+    assert "classic" in e.describe() and "a234=high" in e.describe()
+    for hand in rows.tolist()[:3]:
+        sol = solve(hand, "classic")
+        assert sol.best.wins in b.best_wins.tolist()
+
+
+def test_split_positions_cover_every_split_once():
+    seen = {(tuple(sorted(h)), tuple(sorted(m)), lo) for h, m, lo in SPLIT_POSITIONS}
+    assert len(seen) == 105
