@@ -9,10 +9,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from asiapoker import HouseWay
+from asiapoker.analysis import random_hands
+from asiapoker.cards import card_of
+from asiapoker.rack import apply_card
 
 PAGE = Path(__file__).with_name("house-ways.md")
-WAYS = ("classic", "medium-first", "high-first")
+WAYS = ("standard", "equilibrium", "classic", "medium-first", "high-first")
 SHAPES = [
     ("no pair", "Ah Kd 9s 7c 5h 3d 2s"),
     ("one pair", "Ah Kd 9s 9c 5h 3d 2s"),
@@ -38,8 +43,9 @@ SHAPES = [
 
 HEAD = """# House ways
 
-The dealer sets seven cards by the casino's house way (SPEC 5). asiapoker ships these built-in
-ways, each defined exactly, and accepts any way you write in Python.
+The dealer sets seven cards by the casino's house way. asiapoker ships these built-in ways,
+each defined exactly, and accepts any way you write in Python or as a rack card. The default
+is `standard`.
 
 | name | what it does |
 |---|---|
@@ -51,6 +57,8 @@ change an outcome.
 
 Any order of the three hands is a priority way: `HouseWay.priority("low", "medium", "high")`, or
 the name `"low-medium-high"`.
+
+{card}
 
 ## The common shapes
 
@@ -92,9 +100,52 @@ damaged cache is rebuilt.
 """
 
 
+CARD_HEAD = """## The standard rack card (the default way)
+
+The dealer reads the rules from the top and follows the first one that fits the hand: its
+shape, and its conditions if any. A rule whose setting would not be legal (the high hand must
+beat the medium hand, the medium hand the low card) is passed over. Every example was set by
+the code.
+
+How to read a rule:
+
+- Cards of one rank form a group; the joker joins the aces. *Pair 1* is the higher pair,
+  *single 1* the highest card that is alone in its rank, *single 2* the next, and so on.
+- "the rest high": every card the rule does not name goes to the high hand; when suits allow
+  more than one such setting, the dealer makes the best high hand (a flush if possible).
+- "play the straight or flush high": a straight, flush or straight flush in the high hand,
+  choosing the best medium hand, then the best low card.
+- "no rule fits": the legal setting with the best medium hand, then the best low card, then
+  the best high hand.
+"""
+
+
+def _example(rule: int, rows: np.ndarray, decided: np.ndarray) -> str:
+    hit = np.flatnonzero(decided == rule)
+    if not len(hit):
+        return ""
+    cards = " ".join(str(card_of(int(c))) for c in sorted(rows[hit[0]].tolist(), reverse=True))
+    setting = str(HouseWay.named("standard").set(cards)).replace(" | ", " / ")
+    return f"`{cards}` → `{setting}`"
+
+
+def card_section() -> str:
+    way = HouseWay.named("standard")
+    card = way.card
+    assert card is not None
+    rows = random_hands(60_000, 2026).astype(np.int64)
+    _, decided = apply_card(card, rows)
+    lines = [CARD_HEAD, "| # | rule | example |", "|---|---|---|"]
+    for i, rule in enumerate(card.rules):
+        text = rule.text().replace("|", "/")
+        lines.append(f"| {i + 1} | {text} | {_example(i, rows, decided)} |")
+    lines.append(f"| — | no rule fits | {_example(-1, rows, decided)} |")
+    return "\n".join(lines)
+
+
 def build() -> str:
     ways = "\n".join(f"| `{w}` | {HouseWay.named(w).description} |" for w in WAYS)
-    lines = [HEAD.format(ways=ways)]
+    lines = [HEAD.format(ways=ways, card=card_section())]
     for shape, seven in SHAPES:
         lines.append(f"### {shape}: {seven}\n")
         lines.append("| way | high | medium | low |")

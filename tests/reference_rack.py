@@ -42,6 +42,9 @@ def facts(seven, a234="high"):
     legal = [s for s in ref.all_splits(seven) if ref.is_legal(*s, a234=a234)]
     f["made"] = int(any(ref.CATEGORY_NAMES[ref.value(h, a234)[0]] in MADE for h, _, _ in legal))
     f["joker"] = int(ref.JOKER in seven)
+    cats = {ref.CATEGORY_NAMES[ref.value(h, a234)[0]] for h, _, _ in legal}
+    f["flush"] = int(bool(cats & {"flush", "straight flush", "royal flush"}))
+    f["straight"] = int("straight" in cats)
     return shape, gs, f, legal
 
 
@@ -74,9 +77,12 @@ def rack_setting(card_rules, seven, a234="high"):
     for i, (rshape, placement, conds) in enumerate(card_rules):
         if rshape != shape or not all(meets(f, c) for c in conds):
             continue
-        if placement == "made":
+        if placement.startswith("made"):
             fits = [s for s in legal if ref.CATEGORY_NAMES[ref.value(s[0], a234)[0]] in MADE]
-            key = (1, 2, 0)
+            key = {"made": (1, 2, 0), "made-high": (1, 0, 2), "made-low": (2, 1, 0)}[placement]
+        elif placement.startswith("best "):
+            fits = legal
+            key = tuple("HML".index(c) for c in placement[5:])
         else:
             fits = [s for s in legal if placement_of(s, gs) == placement]
             key = (0, 1, 2)

@@ -80,7 +80,7 @@ def test_python_dash_m():
 
 
 def test_house_way(capsys):
-    assert run("house-way", "--explain", "Kc Kd Jh Js 7c 7d 2s") == 0
+    assert run("house-way", "--explain", "--way", "classic", "Kc Kd Jh Js 7c 7d 2s") == 0
     out = capsys.readouterr().out
     assert "Kd Kc" in out and "three pairs" in out and "classic" in out
     assert run("house-way", "--json", "--way", "high-first", "Kc Kd Jh Js 7c 7d 2s") == 0
@@ -91,7 +91,7 @@ def test_house_way(capsys):
 def test_solve(capsys):
     assert run("solve", "As Kd 7h 7c Jk 2s 9d") == 0
     out = capsys.readouterr().out
-    assert "53,524,680" in out and "house way classic" in out and "a234=high" in out
+    assert "53,524,680" in out and "house way standard" in out and "a234=high" in out
     assert run("solve", "--json", "--all", "--a234", "low", "As Kd 7h 7c Jk 2s 9d") == 0
     data = json.loads(capsys.readouterr().out)
     assert len(data["settings"]) == 105 and data["rules"]["a234"] == "low"
@@ -142,8 +142,9 @@ def test_simulate(capsys):
     assert run("simulate", "--rounds", "5000", "--seed", "1", "--bonus", "a", "--quiet") == 0
     out = capsys.readouterr().out
     assert "30,000 hands" in out and "house edge" in out and "95% CI" in out
-    assert "house way classic" in out and "bonus return" in out
-    assert run("simulate", "--json", "--rounds", "2000", "--seats", "2", "--seed", "1") == 0
+    assert "house way standard" in out and "bonus return" in out
+    assert run("simulate", "--json", "--rounds", "2000", "--seats", "2", "--seed", "1",
+               "--way", "classic") == 0
     data = json.loads(capsys.readouterr().out)
     assert data["hands"] == 4000 and data["way"] == "classic"
     assert run("simulate", "--rounds", "0") == 2

@@ -74,7 +74,7 @@ def test_every_shape_matches_the_reference(way, shape, a234):
 def test_classic_on_the_common_shapes():
     """The consequences SPEC 5.4 lists, on concrete hands."""
     def hw(t):
-        return house_way(t)
+        return house_way(t, "classic")
     s = hw("Kc Kd Jh Js 7c 7d 2s")                      # three pairs: top pair medium
     assert {c.rank for c in s.medium} == {11}
     s = hw("Ah Kd Ks 9c 9h 3d 2s")                      # two pairs split high / medium

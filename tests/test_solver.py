@@ -65,7 +65,7 @@ def test_monte_carlo_agrees_within_four_standard_errors(rng):
     """Dealer hands sampled independently, set by the reference's own brute-force house way
     and settled by the reference's rules."""
     seven = "Qs Jd 8h 8c 6s 4d 3c"
-    sol = solve(seven)
+    sol = solve(seven, "classic")
     player = [str(c) for c in sol.cards]
     rest = [c for c in ref.DECK if c not in player]
     picks = [sol.best, sol.house_way_result, next(r for r in sol.settings[40:] if r.legal)]
@@ -88,7 +88,7 @@ def test_monte_carlo_agrees_within_four_standard_errors(rng):
 def test_invariants(rng):
     for _ in range(6):
         seven = rng.choice(53, 7, replace=False).tolist()
-        sol = solve(seven)
+        sol = solve(seven, "classic")
         evs = [r.ev for r in sol.settings]
         assert all(-1 <= e <= 1 for e in evs)
         assert evs == sorted(evs, reverse=True)

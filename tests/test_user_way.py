@@ -57,7 +57,7 @@ def test_python_classic_compiles_to_the_built_in(classic_copy):
         assert (dealer_strengths(hands, classic_copy, rules)
                 == dealer_strengths(hands, "classic", rules)).all()
     for seven in ("As Kd 7h 7c Jk 2s 9d", "Ah 2h 3h 4h Td Tc 8s"):
-        a, b = solve(seven), solve(seven, classic_copy)
+        a, b = solve(seven, "classic"), solve(seven, classic_copy)
         assert [r.wins for r in a.settings] == [r.wins for r in b.settings]
         assert b.way == "classic-py"
 

@@ -7,7 +7,8 @@ Data flows one way: cards -> strengths -> settings -> outcomes.
 'Flush, A-K-Q-5 of spades'
 """
 
-from . import table
+from . import analysis, equilibrium, rack, table
+from .analysis import exploitability
 from .bonus import (
     BONUS_CATEGORIES,
     BonusOdds,
@@ -29,7 +30,7 @@ from .errors import (
     RuleError,
     WagerError,
 )
-from .house_way import HouseWay, dealer_strengths, house_way
+from .house_way import DEFAULT_WAY, HouseWay, dealer_strengths, house_way
 from .ranks import CATEGORIES, HandRank, rank, strengths
 from .rules import Rules
 from .setting import (
@@ -43,12 +44,14 @@ from .setting import (
     splits,
 )
 from .solver import BatchSolution, SettingResult, Solution, solve, solve_many
+from .table import SimResult, Table, Wager, simulate
 
 __version__ = "0.1.0"
 
 __all__ = [
     "BONUS_CATEGORIES",
     "CATEGORIES",
+    "DEFAULT_WAY",
     "JOKER",
     "SPLIT_POSITIONS",
     "AsiaPokerError",
@@ -69,20 +72,28 @@ __all__ = [
     "Rules",
     "Setting",
     "SettingResult",
+    "SimResult",
     "Solution",
+    "Table",
+    "Wager",
     "WagerError",
+    "analysis",
     "bonus_hand",
     "bonus_hands",
     "bonus_odds",
     "bonus_payout",
     "dealer_strengths",
     "deck",
+    "equilibrium",
+    "exploitability",
     "house_way",
     "is_legal",
     "legal_splits",
     "parse_cards",
+    "rack",
     "rank",
     "settle",
+    "simulate",
     "solve",
     "solve_many",
     "split_strengths",

@@ -105,13 +105,15 @@ class CompiledWay:
         return setting_of(raw, ids, f"house way {self.name!r}")
 
     def _from_table(self, ids: tuple[int, ...]) -> Setting:
+        ids = tuple(sorted(ids))            # the same cards in any order: the same setting
         arr = np.array([ids], dtype=np.int64)
         i = int(np.searchsorted(self.keys, _keys(arr)[0]))
         tri = self.triples(Rules())[i:i + 1]
         k = np.empty(1, dtype=np.int16)
         _core.match_split_kernel(arr, 0, np.ascontiguousarray(tri), k)
         h, m, lo = SPLIT_POSITIONS[int(k[0])]
-        return Setting._checked(tuple(ids[p] for p in h), tuple(ids[p] for p in m), ids[lo])
+        return Setting._checked(tuple(sorted((ids[p] for p in h), reverse=True)),
+                                tuple(sorted((ids[p] for p in m), reverse=True)), ids[lo])
 
     def split_of(self, ids: tuple[int, ...], setting: Setting) -> int:
         """Index (in SPLIT_POSITIONS order of ``ids``) of ``setting``."""

@@ -38,7 +38,8 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(message)
 
 
-WAY_HELP = "the dealer's house way: a name (default classic) or file.py:function"
+WAY_HELP = ("the dealer's house way: a name (default standard), file.py:function, or a "
+            "saved table .npz")
 
 
 def _way(spec: str) -> HouseWay:
@@ -290,7 +291,13 @@ def cmd_equilibrium(args: argparse.Namespace) -> None:
     way = HouseWay.from_table(last._compiled.splits,  # type: ignore[union-attr]
                               "equilibrium", f"{STORED_WAYS['equilibrium']}: {status}")
     digest = way.save(args.out)
-    print(f"{status}\nwritten to {args.out}; sha256 {digest}")
+    # the iterate before the last, whose best response the last one is (tests recompute it)
+    source = Path(args.out).with_name(Path(args.out).stem + "-source.npz")
+    prev = res.iterations[-2].way
+    if prev._compiled is not None:
+        HouseWay.from_table(prev._compiled.splits, "equilibrium-source",
+                            f"the iterate before the equilibrium way ({status})").save(source)
+    print(f"{status}\nwritten to {args.out} (and its source to {source}); sha256 {digest}")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -318,12 +325,12 @@ def _parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_settle)
     s = sub.add_parser("house-way", parents=[common], help="the dealer's setting")
     s.add_argument("cards", nargs="+", help="seven cards")
-    s.add_argument("--way", default="classic", help=WAY_HELP)
+    s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
     s.add_argument("--explain", action="store_true", help="say why")
     s.set_defaults(func=cmd_house_way)
     s = sub.add_parser("solve", parents=[common], help="exact EV of every setting")
     s.add_argument("cards", nargs="+", help="seven cards")
-    s.add_argument("--way", default="classic", help=WAY_HELP)
+    s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
     s.add_argument("--all", action="store_true", help="show fouls too")
     s.set_defaults(func=cmd_solve)
     tables = _Parser(add_help=False)
@@ -339,7 +346,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--rounds", type=int, default=100_000, help="rounds to play")
     s.add_argument("--seats", type=int, default=6, help="players at the table (1-6)")
     s.add_argument("--seed", type=int, default=0, help="random seed")
-    s.add_argument("--way", default="classic", help=WAY_HELP)
+    s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
     s.add_argument("--player", choices=("house-way", "optimal"), default="house-way",
                    help="how the players set (optimal: the solver, about 1 ms a hand)")
     s.add_argument("--bonus", type=str.upper, choices=("A", "B", "C"), default=None,

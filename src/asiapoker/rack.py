@@ -17,11 +17,17 @@ The words a rule uses:
   Among the settings that place the ranks so, the dealer takes the best high hand (a flush
   if the suits allow).
 - **made hand**: the placement ``"made"`` plays a straight, flush or straight flush in the high
-  hand, and among those the best medium hand, then the best low hand, then the best high hand.
-- **conditions**: ``("pair1", ">=", 10)`` compares the rank (2..14, ace 14) of a group or
+  hand, and among those the best medium hand, then the best low hand, then the best high hand;
+  ``"made-high"`` takes the best medium, then the best high, then the low hand; ``"made-low"``
+  the best low card, then the best medium, then the high hand.
+- **priority**: the placement ``"best LMH"`` takes the legal setting with the best low card,
+  then the best medium hand, then the best high hand; any order of the letters works
+  (``"best MLH"`` is "best medium hand first").
+- **conditions**: ``("group1", ">=", 10)`` compares the rank (2..14, ace 14) of a group or
   single (``group1``, ``group2``, ``single1``, ``single2``, ...) with a number; ``("made",
-  "==", 1)`` asks whether a straight, flush or straight flush can be played in the high hand;
-  ``("joker", "==", 1)`` whether the joker is among the seven cards.
+  "==", 1)`` asks whether a straight, flush or straight flush can be played in the high hand
+  (``flush``: a flush or straight flush; ``straight``: a plain straight); ``("joker", "==",
+  1)`` whether the joker is among the seven cards.
 
 When the placement a rule names is not legal for the hand (or does not exist), the rule does
 not apply and the next one is tried.
@@ -71,8 +77,18 @@ for _k, (_h, _m, _lo) in enumerate(SPLIT_POSITIONS):
         _PART[_k, _p] = 1
     _PART[_k, _lo] = 2
 _MADE = (4, 5, 7, 8)            # straight, flush, straight flush, royal flush
+#: made-hand placements: the order of (high 0, medium 1, low 2) in which they choose
+_MADE_ORDER = {"made": (1, 2, 0), "made-high": (1, 0, 2), "made-low": (2, 1, 0)}
+_HAND_WORDS = {"H": "high hand", "M": "medium hand", "L": "low card"}
+#: priority placements: "best" and an order of H, M, L -> the order of (high, medium, low)
+_PRIORITY = {f"best {''.join(o)}": tuple("HML".index(c) for c in o)
+             for o in ("LMH", "LHM", "MLH", "MHL", "HML", "HLM")}
+_MADE_WORDS = {"made": "the best medium hand, then the best low card",
+               "made-high": "the best medium hand, then the best high hand",
+               "made-low": "the best low card, then the best medium hand"}
 _FEATURES = ("group1", "group2", "group3", "single1", "single2", "single3", "single4",
-             "made", "joker")
+             "made", "joker", "flush", "straight")
+_FLAGS = ("made", "joker", "flush", "straight")
 _OPS = ("==", ">=", "<=")
 
 
@@ -94,7 +110,7 @@ class Rule:
             raise HouseWayError(f"unknown shape {self.shape!r} (one of: "
                                 f"{', '.join(SHAPES.values())})")
         sizes = _SHAPE_SIZES[_SHAPE_ID[self.shape]]
-        if self.placement != "made":
+        if self.placement not in _MADE_ORDER and self.placement not in _PRIORITY:
             parts = self.placement.split()
             if len(parts) != len(sizes) or any(
                     len(p) != n or set(p) - set("HML") for p, n in zip(parts, sizes,
@@ -111,7 +127,7 @@ class Rule:
                     or not isinstance(cond[2], int)):
                 raise HouseWayError(f"rule condition {cond!r}: a condition is (feature, op, "
                                     f"number) with a feature of {_FEATURES} and op of {_OPS}")
-            if cond[0] in ("made", "joker"):
+            if cond[0] in _FLAGS:
                 if cond[2] not in (0, 1):
                     raise HouseWayError(f"rule condition {cond!r}: {cond[0]} is 0 or 1")
             elif not 2 <= cond[2] <= 14:
@@ -138,6 +154,9 @@ def _condition_text(cond: tuple[str, str, int]) -> str:
                 "no straight or flush can be played high")
     if feat == "joker":
         return "with the joker" if val else "without the joker"
+    if feat in ("flush", "straight"):
+        return (f"a {feat} (or better) can be played high" if val else
+                f"no {feat} can be played high")
     name = feat.replace("group", "group ").replace("single", "single ")
     words = {"==": "is", ">=": "is at least", "<=": "is at most"}[op]
     return f"{name} {words} {_rank_word(val)}"
@@ -161,8 +180,10 @@ def _group_names(shape: str) -> list[str]:
 
 def placement_text(shape: str, placement: str) -> str:
     """A placement in words, e.g. ``"the pair medium; single 2 low; the rest high"``."""
-    if placement == "made":
-        return "play the straight or flush high; then the best medium hand, then low"
+    if placement in _MADE_ORDER:
+        return f"play a straight or flush high; then {_MADE_WORDS[placement]}"
+    if placement in _PRIORITY:
+        return "the best " + ", then the best ".join(_HAND_WORDS[c] for c in placement[5:])
     names = _group_names(shape)
     parts = placement.split()
     where: dict[str, list[str]] = {"H": [], "M": [], "L": []}
@@ -203,7 +224,7 @@ class Card:
 @dataclass(frozen=True, slots=True)
 class HandFacts:
     """What the rules read, for n checked rows of seven ids: ``shape`` (index into
-    :data:`SHAPES`), ``label`` (n x 7: each card's group, in rule order), ``feature`` (n x 9,
+    :data:`SHAPES`), ``label`` (n x 7: each card's group, in rule order), ``feature`` (n x 11,
     in the order of the condition features), ``sig`` (n x 105: each split's placement code),
     ``tri`` (n x 105 x 3 strengths) and ``legal`` (n x 105)."""
 
@@ -251,6 +272,9 @@ def hand_facts(rows: npt.NDArray[Any], rules: Rules | None = None) -> HandFacts:
     made = legal & np.isin(tri[:, :, 0] >> 16, _MADE)
     feature[:, 7] = made.any(axis=1)
     feature[:, 8] = rows[:, 6] == 52
+    cat = tri[:, :, 0] >> 16
+    feature[:, 9] = (legal & np.isin(cat, (5, 7, 8))).any(axis=1)      # flush or better
+    feature[:, 10] = (legal & (cat == 4)).any(axis=1)                  # a plain straight
     # placement code of each split: 9 bits a group, (high, medium, low) counts in 3 bits each
     bit = 9 * label[:, None, :] + 3 * _PART[None, :, :]
     sig = (np.int64(1) << bit).sum(axis=2)
@@ -278,9 +302,12 @@ def _best(mask: npt.NDArray[np.bool_], tri: npt.NDArray[np.int32],
 
 def placement_splits(facts: HandFacts, placement: str) -> npt.NDArray[np.int64]:
     """Per row, the split a placement picks (-1 where it is illegal or does not fit)."""
-    if placement == "made":
+    if placement in _MADE_ORDER:
         made = facts.legal & np.isin(facts.tri[:, :, 0] >> 16, _MADE)
-        return _best(made, facts.tri, (1, 2, 0))
+        return _best(made, facts.tri, _MADE_ORDER[placement])
+    if placement in _PRIORITY:
+        order = _PRIORITY[placement]
+        return _best(facts.legal, facts.tri, (order[0], order[1], order[2]))
     return _best(facts.legal & (facts.sig == placement_code(placement)), facts.tri, (0, 1, 2))
 
 

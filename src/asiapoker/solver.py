@@ -37,7 +37,7 @@ from ._classes import (
 )
 from .cards import CardsLike, card_of, to_ids
 from .errors import AsiaPokerError
-from .house_way import HouseWay, WayLike, resolve_way
+from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
 from .ranks import as_card_array, bad_row_error
 from .rules import Rules, resolve
 from .setting import Setting, splits
@@ -281,7 +281,7 @@ def _results(ids: tuple[int, ...], wins: Sequence[int], total: int,
             for k, setting in enumerate(splits(ids))]
 
 
-def solve(seven: CardsLike, way: WayLike = "classic", rules: Rules | None = None,
+def solve(seven: CardsLike, way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
           method: Method = "fast") -> Solution:
     """Every split of seven cards with its exact win count against the house way.
 
@@ -347,7 +347,7 @@ class BatchSolution:
         return f"house way {self.way}; {self.rules.describe()}"
 
 
-def solve_many(hands: Any, way: WayLike = "classic", rules: Rules | None = None,
+def solve_many(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
                workers: int | None = None) -> BatchSolution:
     """Solve an n x 7 array of card ids (split order: :data:`~asiapoker.SPLIT_POSITIONS` of
     each row as given).  ``workers`` threads share the rows (default: all cores); the core

@@ -37,7 +37,7 @@ from ._progress import Progress
 from .bonus import PayTable, TableLike, bonus_hand
 from .cards import Card, card_of
 from .errors import AsiaPokerError, IllegalSettingError, WagerError
-from .house_way import HouseWay, WayLike, resolve_way
+from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
 from .rules import Rules, resolve
 from .setting import Setting, chosen_strengths, setting_of, settle
 from .solver import model
@@ -202,7 +202,7 @@ class Table:
     ``seed``.  ``strategy`` sets the players' hands unless a wager names its own.
     """
 
-    def __init__(self, seats: int = 6, way: WayLike = "classic", rules: Rules | None = None,
+    def __init__(self, seats: int = 6, way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
                  bonus_table: TableLike = "A", payout_limit: Any = None,
                  dealing: Literal["shoe", "hand", "auto-shoe"] = "shoe",
                  seed: int | None = None, rng: np.random.Generator | None = None,
@@ -532,7 +532,7 @@ def _block(b: int, rounds: int, seats: int, seed: int, way: HouseWay, rules: Rul
     return seat_wins, round_hist, masks
 
 
-def simulate(rounds: int, seats: int = 6, way: WayLike = "classic",
+def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
              player: Literal["house-way", "optimal"] = "house-way",
              bonus_table: TableLike | None = None, seed: int = 0,
              workers: int | None = None, rules: Rules | None = None,

@@ -1,0 +1,152 @@
+"""Rack cards (asiapoker.rack) and the shipped ways: the array implementation against a plain
+per-hand reading of the rules (tests/reference_rack.py), the shipped tables against what they
+are built from, suit symmetry, explanations, bad input."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from asiapoker import HouseWay, HouseWayError, Rules, dealer_strengths, house_way
+from asiapoker._compile import class_table
+from asiapoker._standard import STANDARD
+from asiapoker.cards import card_of
+from asiapoker.equilibrium import best_response_splits
+from asiapoker.house_way import card_table
+from asiapoker.rack import Card, Rule, apply_card
+from tests import reference as ref
+from tests import reference_rack as rr
+
+DATA = Path(__file__).resolve().parents[1] / "src" / "asiapoker" / "data"
+
+# a hand-written card of three rules
+SMALL = Card("small", (
+    Rule("one pair", "MM H L H H H", (("group1", ">=", 10),)),
+    Rule("one pair", "made"),
+    Rule("two pairs", "HH MM L H H"),
+))
+
+
+def _texts(row):
+    return [ref.card_text(int(c)) for c in row]
+
+
+def _values(setting, a234="high"):
+    return tuple(ref.value([str(c) for c in part], a234)
+                 for part in (setting.high, setting.medium, setting.low))
+
+
+def _mixed_hands(rng, n):
+    """Random hands, a third rich in one suit, a third with the joker."""
+    hands = np.argsort(rng.random((n, 53)), axis=1)[:, :7]
+    third = n // 3
+    for i in range(third):
+        suit = int(rng.integers(4))
+        picks = rng.choice(13, 5, replace=False) * 4 + suit
+        rest = [c for c in rng.permutation(53) if c not in picks][:2]
+        hands[i] = np.concatenate([picks, rest])
+    hands[third:2 * third, 0] = np.where((hands[third:2 * third] == 52).any(1),
+                                         hands[third:2 * third, 0], 52)
+    return np.sort(hands, axis=1)
+
+
+@pytest.mark.parametrize("card", [SMALL, STANDARD], ids=["small", "standard"])
+def test_card_matches_the_plain_reading(card, rng):
+    rows = _mixed_hands(rng, 90)
+    split, rule = apply_card(card, rows)
+    plain = [(r.shape, r.placement, r.conditions) for r in card.rules]
+    from asiapoker.setting import SPLIT_POSITIONS
+    for row, k, i in zip(rows.tolist(), split.tolist(), rule.tolist(), strict=True):
+        h, m, lo = SPLIT_POSITIONS[k]
+        got = (ref.value(_texts([row[p] for p in h])), ref.value(_texts([row[p] for p in m])),
+               ref.value(_texts([row[lo]])))
+        want, want_rule = rr.rack_setting(plain, _texts(row))
+        assert (got, i) == (want, want_rule), _texts(row)
+
+
+def test_small_card_by_hand():
+    # one pair of kings: rule 1 would put the kings medium, but the high hand A-5-3-2 cannot
+    # beat a pair, so it is passed over; no straight or flush either: no rule fits
+    way = HouseWay.from_card(SMALL)
+    assert way.explain("Kc Kd Ah 9s 5c 3d 2h")[1].startswith("no rule fits")
+    # tens with a flush: rule 1 (tens medium, single 2 low, the rest high) is legal
+    setting, why = way.explain("Tc Td Ah Kc 9h 5h 3h")
+    assert why.startswith("rule 1:")
+    assert str(setting) == "Ah 9h 5h 3h | Td Tc | Kc"
+    # a pair of fives with a flush: rule 2, the flush high and then the best medium (the pair)
+    setting, why = way.explain("5c 5h Ah 9h 6h 3h 2c")
+    assert why.startswith("rule 2:")
+    assert {str(c) for c in setting.high} == {"Ah", "9h", "6h", "3h"}
+    # two pairs: rule 3, the higher pair high, the lower medium, the top single low
+    setting, why = way.explain("Kc Kd 7h 7s Qc 5d 2h")
+    assert why.startswith("rule 3:") and str(setting) == "Kd Kc 5d 2h | 7s 7h | Qc"
+
+
+def test_shipped_standard_table_is_the_card_on_slices():
+    keys, reps = class_table()
+    shipped = HouseWay.named("standard")._compiled.splits
+    for start in (0, 400_000, 829_504 - 5_000):
+        rows = reps[start:start + 5_000]
+        split, _ = apply_card(STANDARD, rows)
+        assert (shipped[start:start + 5_000] == split).all()
+    assert len(shipped) == len(keys)
+
+
+@pytest.mark.slow
+def test_shipped_standard_table_is_the_card_everywhere():
+    assert (HouseWay.named("standard")._compiled.splits == card_table(STANDARD)).all()
+
+
+def test_shipped_equilibrium_is_the_best_response_to_its_source():
+    """The shipped equilibrium table is the dealer's best response to the iterate before it
+    (shipped beside it); recomputed here on a sample of classes."""
+    source = HouseWay.load(DATA / "equilibrium-source.npz")
+    shipped = HouseWay.named("equilibrium")._compiled.splits
+    _, reps = class_table()
+    idx = np.sort(np.random.default_rng(9).choice(len(reps), 60, replace=False))
+    got = best_response_splits(source, Rules(), "dealer", reps[idx])
+    assert (got == shipped[idx]).all()
+
+
+@pytest.mark.parametrize("name", ["standard", "equilibrium"])
+def test_shipped_ways_are_suit_symmetric_and_legal(name, rng):
+    way = HouseWay.named(name)
+    hands = _mixed_hands(rng, 600)
+    perm = np.array([2, 0, 3, 1])
+    renamed = np.where(hands == 52, 52, hands // 4 * 4 + perm[hands % 4])
+    a = dealer_strengths(hands, way)
+    assert (a == dealer_strengths(renamed, way)).all()
+    assert ((a[:, 0] > a[:, 1]) & (a[:, 1] > a[:, 2])).all()
+    for row in hands[:20].tolist():
+        cards = " ".join(str(card_of(c)) for c in row)
+        assert house_way(cards, way).strengths() == tuple(dealer_strengths([row], way)[0])
+
+
+def test_default_way_is_standard_and_explains_its_rule():
+    assert house_way("Kc Kd Jh Js 7c 7d 2s") == house_way("Kc Kd Jh Js 7c 7d 2s", "standard")
+    _, why = HouseWay.named("standard").explain("7s 7d 7c 9c 6c 2c Ts")
+    assert "(standard)" in why
+    assert why.startswith(("rule ", "no rule fits"))
+
+
+def test_bad_rules():
+    with pytest.raises(HouseWayError, match="unknown shape"):
+        Rule("a full house", "HHH MM L H")
+    with pytest.raises(HouseWayError, match="does not fit the shape"):
+        Rule("one pair", "MM H L H H")
+    with pytest.raises(HouseWayError, match="not 4, 2, 1"):
+        Rule("one pair", "MM H L L H H")
+    with pytest.raises(HouseWayError, match="condition"):
+        Rule("one pair", "made", (("kicker", ">=", 5),))
+    with pytest.raises(HouseWayError, match="from 2 to 14"):
+        Rule("one pair", "made", (("group1", ">=", 1),))
+    with pytest.raises(HouseWayError, match="0 or 1"):
+        Rule("one pair", "made", (("joker", "==", 2),))
+    with pytest.raises(HouseWayError, match=r"rack\.Card"):
+        HouseWay.from_card("not a card")  # type: ignore[arg-type]
+
+
+def test_rule_text_reads_as_words():
+    text = Rule("two pairs", "HL MM H H H", (("single1", ">=", 13),)).text()
+    assert text == ("two pairs, single 1 is at least K: pair 2 medium; pair 1 split "
+                    "high/low; the rest high")
