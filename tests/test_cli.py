@@ -149,3 +149,18 @@ def test_simulate(capsys):
     assert data["hands"] == 4000 and data["way"] == "classic"
     assert run("simulate", "--rounds", "0") == 2
     assert run("simulate", "--seats", "9") == 2
+
+
+def test_exploitability_and_way_tables(capsys, tmp_path):
+    assert run("exploitability", "--way", "classic", "--hands", "40", "--workers", "1") == 0
+    out = capsys.readouterr().out
+    assert "optimal play gains" in out and "house way classic" in out and "40 random" in out
+    assert run("exploitability", "--json", "--hands", "30", "--seed", "2") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["way"] == "standard" and data["hands"] == 30 and data["seed"] == 2
+    assert data["gain"]["ci95"][0] <= data["gain"]["mean"] <= data["gain"]["ci95"][1]
+    assert run("exploitability", "--hands", "0") == 2
+    assert "hands must be a positive int" in capsys.readouterr().err
+    assert run("best-response", "--side", "banker", "--out", str(tmp_path / "x.npz")) == 2
+    assert run("solve", "--way", str(tmp_path / "missing.npz"), "As Kd 7h 7c Jk 2s 9d") == 2
+    assert "cannot read a house-way table" in capsys.readouterr().err

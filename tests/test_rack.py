@@ -150,3 +150,16 @@ def test_rule_text_reads_as_words():
     text = Rule("two pairs", "HL MM H H H", (("single1", ">=", 13),)).text()
     assert text == ("two pairs, single 1 is at least K: pair 2 medium; pair 1 split "
                     "high/low; the rest high")
+
+
+def test_standard_matches_the_plain_reading_on_a_slice_of_classes():
+    _, reps = class_table()
+    rows = reps[300_000:300_040]
+    shipped = HouseWay.named("standard")._compiled.splits[300_000:300_040]
+    from asiapoker.setting import SPLIT_POSITIONS
+    plain = [(r.shape, r.placement, r.conditions) for r in STANDARD.rules]
+    for row, k in zip(rows.tolist(), shipped.tolist(), strict=True):
+        h, m, lo = SPLIT_POSITIONS[k]
+        got = (ref.value(_texts([row[p] for p in h])), ref.value(_texts([row[p] for p in m])),
+               ref.value(_texts([row[lo]])))
+        assert got == rr.rack_setting(plain, _texts(row))[0], _texts(row)

@@ -1,0 +1,45 @@
+"""Deriving ways: the dealer's best response on a slice of 2,048 classes (the whole run over
+829,504 classes is extrapolated from it: x 405), compiling a rack card to its class table, and
+the exploitability estimate on 1,000 hands."""
+
+import numpy as np
+import pytest
+
+from asiapoker import HouseWay, exploitability
+from asiapoker._compile import class_table
+from asiapoker._standard import STANDARD
+from asiapoker.equilibrium import best_response_splits
+from asiapoker.house_way import card_table
+from asiapoker.rules import Rules
+from asiapoker.solver import model
+
+SLICE = 2048
+
+
+@pytest.fixture(scope="module")
+def classes():
+    _, reps = class_table()
+    rng = np.random.default_rng(3)
+    return reps[np.sort(rng.choice(len(reps), SLICE, replace=False))]
+
+
+@pytest.mark.parametrize("way", ["classic", "equilibrium"])
+def test_best_response_slice(benchmark, classes, way):
+    w = HouseWay.named(way)
+    model(w, Rules())                       # built once per process, as in a full run
+    out = benchmark.pedantic(best_response_splits, args=(w, Rules(), "dealer", classes, 2),
+                             rounds=3)
+    assert len(out) == SLICE
+    full = benchmark.stats.stats.median * len(class_table()[0]) / SLICE
+    benchmark.extra_info["whole_run_minutes_extrapolated"] = round(full / 60, 1)
+
+
+def test_compile_standard_card(benchmark):
+    table = benchmark.pedantic(card_table, args=(STANDARD,), rounds=1)
+    assert (table == HouseWay.named("standard")._compiled.splits).all()
+
+
+def test_exploitability_1000_hands(benchmark):
+    e = benchmark.pedantic(exploitability, args=("standard",), kwargs={"hands": 1000},
+                           rounds=1)
+    assert e.hands == 1000
