@@ -6,7 +6,8 @@ import pytest
 from asiapoker import dealer_strengths
 
 
-@pytest.mark.parametrize("way", ["standard", "equilibrium", "classic", "medium-first", "high-first"])
+@pytest.mark.parametrize(
+    "way", ["standard", "equilibrium", "classic", "medium-first", "high-first"])
 def test_dealer_strengths(benchmark, hands7, way):
     out = benchmark(dealer_strengths, hands7, way)
     assert out.shape == (len(hands7), 3)

@@ -67,6 +67,24 @@ Every example below was set by the code (`python docs/build_house_ways.py` write
 """
 
 TAIL = """
+## How `equilibrium` and `standard` were made
+
+- `HouseWay.best_response(way)` gives every one of the 829,504 classes of seven cards the
+  legal setting that loses to the fewest player hands when the players copy `way` (the dealer
+  wins copies, so this is not the player's best setting; `side="player"` gives that one). The
+  counts are exact integers from the solver's core; about 10 minutes on two cores, cached.
+- `equilibrium` is that best response iterated from `classic`:
+  `asiapoker equilibrium --start classic --max-iterations N --hands 4000 --out FILE` prints
+  each iteration (the share of hands set differently, the exploitability) and the table's
+  sha256. The package ships the last iterate and the one before it, and the tests recompute
+  the best response on a sample of classes and compare.
+- `standard` is a rack card fitted to `equilibrium` by `tools/derive_rack.py` (the
+  placement that agrees with it on most hands for each shape, then the exceptions that add
+  most agreement) and compiled by `tools/build_standard.py`; the tests check the shipped table
+  against the rules, and the rules against a plain reading of them in `tests/`.
+- `asiapoker exploitability --way W` measures any way, yours included (a file `.npz` saved by
+  `HouseWay.save`, or `file.py:function`).
+
 ## Writing your own
 
 ```python

@@ -72,7 +72,7 @@ def _sub(f: HandFacts, idx: npt.NDArray[np.intp]) -> HandFacts:
 
 def shape_data(shape: int, f: HandFacts, counts: npt.NDArray[np.int64],
                top: int, base: tuple[tuple[str, str, int], ...],
-               target: npt.NDArray[np.int32] | None) -> ShapeData:
+               target: npt.NDArray[np.int32] | None, mix: float = 1.0) -> ShapeData:
     """Costs of the candidate placements: the dealer's extra losses (``counts``), or, with a
     ``target`` (the way's own strengths), DEALER_HANDS for every hand set differently."""
     name = list(SHAPES.values())[shape]
@@ -80,7 +80,7 @@ def shape_data(shape: int, f: HandFacts, counts: npt.NDArray[np.int64],
     rows = np.arange(n)
     if target is not None:
         same = (f.tri == target[:, None, :]).all(axis=2) & f.legal
-        counts = np.where(same, DEALER_HANDS, 0)
+        counts = np.where(same, int(DEALER_HANDS * mix), 0) + counts
     score = np.where(f.legal, counts, -1)
     best_k = np.argmax(score, axis=1)
     best = score[rows, best_k].astype(np.float64)
@@ -188,9 +188,16 @@ def main() -> int:
     ap.add_argument("--top", type=int, default=10)
     ap.add_argument("--min-gain", type=float, default=0.0002,
                     help="stop when the best exception saves less than this per hand")
-    ap.add_argument("--objective", choices=("agree", "cost"), default="agree",
-                    help="agree: set hands as the way does (each hand set otherwise costs 2 "
-                         "units); cost: lose least to players who set by the way")
+    ap.add_argument("--mix", type=float, default=0.1,
+                    help="with --objective mixed: what setting a hand otherwise than the way "
+                         "costs, in wagers, on top of the player's loss")
+    ap.add_argument("--objective", choices=("mixed", "player", "agree", "cost"),
+                    default="mixed",
+                    help="player: set each hand as a player would against a dealer who sets "
+                         "by the way (the loss a player copying the card suffers, which is "
+                         "what exploitability measures when the card deals like the way); "
+                         "agree: set hands as the way does; cost: lose least to players who "
+                         "set by the way")
     ap.add_argument("--out")
     ap.add_argument("--name", default="standard")
     args = ap.parse_args()
@@ -198,13 +205,17 @@ def main() -> int:
     way = (HouseWay.load(args.against) if args.against.endswith(".npz")
            else HouseWay.named(args.against))
     rows = random_hands(args.hands, args.seed).astype(np.int64)
-    m = model(way, Rules())
-    counts = np.empty((len(rows), 105), dtype=np.int64)
-    totals = np.empty(len(rows), dtype=np.int64)
-    for lo in range(0, len(rows), 4096):
-        m.solve_rows(rows[lo:lo + 4096], counts[lo:lo + 4096], totals[lo:lo + 4096], 1)
-    print(f"counted {len(rows):,} hands against {way.name} in {time.time() - t0:.0f} s",
-          file=sys.stderr)
+    counts = np.zeros((len(rows), 105), dtype=np.int64)
+    if args.objective == "agree":
+        args.mix = 1.0
+    else:
+        m = model(way, Rules())
+        totals = np.empty(len(rows), dtype=np.int64)
+        side = 1 if args.objective == "cost" else 0    # mixed, player: the player's side
+        for lo in range(0, len(rows), 4096):
+            m.solve_rows(rows[lo:lo + 4096], counts[lo:lo + 4096], totals[lo:lo + 4096], side)
+        print(f"counted {len(rows):,} hands against {way.name} in {time.time() - t0:.0f} s",
+              file=sys.stderr)
     f = hand_facts(rows)
     _, target = way._triples(rows, Rules())
     n_all = len(rows)
@@ -219,7 +230,8 @@ def main() -> int:
                 groups.append((s, base, idx))
     for s, base, idx in groups:
         sd = shape_data(s, _sub(f, idx), counts[idx], args.top, base,
-                        None if args.objective == "cost" else target[idx])
+                        target[idx] if args.objective in ("agree", "mixed") else None,
+                        args.mix)
         totals_j = [float(c[np.isfinite(c)].sum() + sd.fallback[~np.isfinite(c)].sum())
                     for c in sd.cost]
         fb = float(sd.fallback.sum())
@@ -231,8 +243,10 @@ def main() -> int:
               "of hands, default "
               f"{sd.placements[sd.default] if sd.default >= 0 else 'fallback'!r} costs "
               f"{cost.sum() / unit:.4%} of a wager per hand", file=sys.stderr)
-    n_rules = sum(1 for sd in shapes if sd.default >= 0)
-    while n_rules < args.rules:
+    def n_rules() -> int:
+        return sum(len(sd.rules) + (sd.default >= 0) for sd in shapes)
+
+    while n_rules() < args.rules:
         cands = [(best_exception(sd), sd) for sd in shapes]
         (gain, rule), sd = max(cands, key=lambda x: x[0][0])
         if rule is None or gain / unit <= args.min_gain:
@@ -241,7 +255,6 @@ def main() -> int:
             sd.default = sd.placements.index(rule.placement)
         else:
             sd.rules.append(rule)
-            n_rules += 1
         print(f"- {gain / unit:8.4%}  {rule.text()}", file=sys.stderr)
     left = sum(float(current(sd)[1].sum()) for sd in shapes)
     print(f"cost of the card against {way.name}: {left / unit:.4%} of a wager per hand "

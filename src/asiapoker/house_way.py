@@ -274,9 +274,11 @@ DEFAULT_WAY = "standard"
 
 #: Ways shipped as class tables in the package: name -> what it is.
 STORED_WAYS = {
-    "standard": "the written rack card of this package (asiapoker._standard), derived from "
-                "the equilibrium way; the default",
-    "equilibrium": "the dealer's best response iterated from classic (SPEC 5.6 d)",
+    "standard": "the default: a rack card of plain rules a dealer can follow (below), "
+                "derived from the equilibrium way",
+    "equilibrium": "the dealer's exact best response, iterated from classic: each class of "
+                   "seven cards takes the setting that loses to the fewest player hands when "
+                   "the players copy the previous iterate",
 }
 _DATA = Path(__file__).with_name("data")
 _STORED: dict[str, HouseWay] = {}
