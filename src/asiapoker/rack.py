@@ -136,7 +136,7 @@ class Rule:
 
     def text(self) -> str:
         """The rule in words."""
-        when = "".join(f", {_condition_text(c)}" for c in self.conditions)
+        when = "".join(f", {_condition_text(c, self.shape)}" for c in self.conditions)
         return f"{self.shape}{when}: {placement_text(self.shape, self.placement)}"
 
 
@@ -147,7 +147,7 @@ def _rank_word(r: int) -> str:
     return _RANK_WORDS.get(r, str(r))
 
 
-def _condition_text(cond: tuple[str, str, int]) -> str:
+def _condition_text(cond: tuple[str, str, int], shape: str) -> str:
     feat, op, val = cond
     if feat == "made":
         return ("a straight or flush can be played high" if val else
@@ -157,8 +157,14 @@ def _condition_text(cond: tuple[str, str, int]) -> str:
     if feat in ("flush", "straight"):
         return (f"a {feat} (or better) can be played high" if val else
                 f"no {feat} can be played high")
-    name = feat.replace("group", "group ").replace("single", "single ")
-    words = {"==": "is", ">=": "is at least", "<=": "is at most"}[op]
+    if feat.startswith("group"):
+        groups = [g for g in _group_names(shape) if not g.startswith("single")]
+        i = int(feat[5:]) - 1
+        name = groups[i] if i < len(groups) else f"group {i + 1}"
+    else:
+        name = feat.replace("single", "single ")
+    verb = "are" if name.endswith(("trips", "quads", "aces")) else "is"
+    words = {"==": verb, ">=": f"{verb} at least", "<=": f"{verb} at most"}[op]
     return f"{name} {words} {_rank_word(val)}"
 
 
