@@ -29,16 +29,21 @@ def warm():
     solve_many(HANDS[:2], workers=1)          # build the class tables outside the timing
 
 
-def test_fast_per_hand(benchmark):
+@pytest.mark.parametrize("way", ["standard", "classic"])
+def test_fast_per_hand(benchmark, way):
+    """The default way's dealer model has about twice the triples and flush corrections of
+    classic's, so a hand costs more against it; classic shows the code's own speed."""
     rows = [row.tolist() for row in HANDS]
     it = iter(range(10**9))
+    solve(rows[0], way)
 
     def one():
-        return solve(rows[next(it) % len(rows)])
+        return solve(rows[next(it) % len(rows)], way)
 
     benchmark.pedantic(one, rounds=len(rows) * 2, iterations=1, warmup_rounds=5)
-    RESULTS["fast_ms"] = benchmark.stats.stats.median * 1e3
-    benchmark.extra_info["median_ms_per_hand"] = round(RESULTS["fast_ms"], 3)
+    if way == "standard":
+        RESULTS["fast_ms"] = benchmark.stats.stats.median * 1e3
+    benchmark.extra_info["median_ms_per_hand"] = round(benchmark.stats.stats.median * 1e3, 3)
 
 
 def test_solve_many_one_worker(benchmark):
