@@ -25,6 +25,8 @@ ENUMERATED = [
     ("As Kd 7h 7c Jk 2s 9d", "classic", "high"),      # the joker
     ("Ah 2h 3h 4d Td Tc 8s", "classic", "low"),       # A-2-3-4 ranked low
     ("Kc Qd 9h 9s 5c 5d 2h", "high-first", "high"),   # a priority way
+    ("Jk Kh Qh 7h 3h 8c 8d", "standard", "high"),     # a stored way, the joker, a flush
+    ("Ac Ad 9s 8s 7s 6d 2c", "equilibrium", "low"),   # a stored way under a234=low
 ]
 
 
@@ -48,7 +50,7 @@ def test_fast_equals_enumerate_on_30_hands():
     hands[:8, 0] = np.where((hands[:8] == 52).any(1), hands[:8, 0], 52)
     for i, row in enumerate(hands.tolist()):
         rules = Rules(a234="low" if i % 3 == 2 else "high")
-        way = ("classic", "medium-first", "high-first")[i % 3]
+        way = ("classic", "medium-first", "high-first", "standard", "equilibrium")[i % 5]
         assert _wins(solve(row, way, rules)) == _wins(solve(row, way, rules, "enumerate")), row
 
 

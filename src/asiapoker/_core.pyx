@@ -821,17 +821,24 @@ cdef inline void prefix2d(const int64_t* a, int64_t* p) noexcept nogil:
 
 
 def enumerate_dealer(tuple player, int low, int kind, int o0, int o1, int o2,
-                     int32_t[::1] dense_h, int n_h, int32_t[::1] dense_m):
+                     int32_t[::1] dense_h, int n_h, int32_t[::1] dense_m,
+                     const int64_t[::1] keys=None, const int32_t[:, ::1] tri=None):
     """Reference path: walk every 7-card dealer hand from the 46 cards the player does not
     hold, one by one, set it by the house way and histogram the dealer's (high, medium, low)
-    strengths as hist[dense high, dense medium, low rank].  Returns (total, hist)."""
+    strengths as hist[dense high, dense medium, low rank].  Returns (total, hist).  With
+    ``keys`` and ``tri`` the way is a class table: each hand's class key is looked up in the
+    sorted ``keys`` and its strengths read from ``tri`` (a hand without a class counts in
+    ``total`` only, so the totals tell)."""
     cdef int rest[46]
     cdef int c[7]
     cdef int idx[7]
     cdef int32_t hml[3]
     cdef int i, j, n = 0, d
-    cdef int64_t total = 0
-    cdef bint taken
+    cdef int64_t total = 0, key
+    cdef Py_ssize_t lo, hi, mid, nk = 0
+    cdef bint taken, table = keys is not None and tri is not None
+    if table:
+        nk = keys.shape[0]
     for i in range(53):
         taken = False
         for j in range(7):
@@ -848,9 +855,24 @@ def enumerate_dealer(tuple player, int low, int kind, int o0, int o1, int o2,
         while True:
             for j in range(7):
                 c[j] = rest[idx[j]]
-            choose(c, low, kind, o0, o1, o2, hml)
-            hv[dense_h[hml[0]], dense_m[hml[1]], (hml[2] >> 12) - 1] += 1
             total += 1
+            if table:
+                key = class_key(c)
+                lo = 0
+                hi = nk
+                while lo < hi:
+                    mid = (lo + hi) >> 1
+                    if keys[mid] < key:
+                        lo = mid + 1
+                    else:
+                        hi = mid
+                if lo == nk or keys[lo] != key:
+                    total += (<int64_t>1) << 40   # no class: make the total visibly wrong
+                else:
+                    hv[dense_h[tri[lo, 0]], dense_m[tri[lo, 1]], (tri[lo, 2] >> 12) - 1] += 1
+            else:
+                choose(c, low, kind, o0, o1, o2, hml)
+                hv[dense_h[hml[0]], dense_m[hml[1]], (hml[2] >> 12) - 1] += 1
             j = 6
             while j >= 0 and idx[j] == n - 7 + j:
                 j -= 1

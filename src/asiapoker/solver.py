@@ -254,13 +254,17 @@ def _dense_maps() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDA
 
 
 def _wins_enumerate(ids: tuple[int, ...], way: HouseWay, rules: Rules) -> tuple[list[int], int]:
-    """The plain reference path: every dealer hand one by one (tens of seconds)."""
-    if way._code is None:
-        raise AsiaPokerError("method='enumerate' walks the built-in house ways only; a "
-                             f"user-written way ({way.name!r}) is checked when compiled")
+    """The plain reference path: every dealer hand one by one (tens of seconds); a stored way
+    is read from its class table hand by hand."""
     hvals, mvals, lvals, dense_h, dense_m = _dense_maps()
-    total, hist = _core.enumerate_dealer(ids, rules.low, *way._code, dense_h, len(hvals),
-                                         dense_m)
+    if way._compiled is not None:
+        stored = way._compiled
+        total, hist = _core.enumerate_dealer(ids, rules.low, 0, 0, 0, 0, dense_h, len(hvals),
+                                             dense_m, stored.keys, stored.triples(rules))
+    else:
+        assert way._code is not None
+        total, hist = _core.enumerate_dealer(ids, rules.low, *way._code, dense_h, len(hvals),
+                                             dense_m)
     hi, mi, li = np.nonzero(hist)
     count = hist[hi, mi, li]
     dh, dm, dl = hvals[hi], mvals[mi], lvals[li]
