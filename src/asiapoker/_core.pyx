@@ -820,6 +820,18 @@ cdef inline void prefix2d(const int64_t* a, int64_t* p) noexcept nogil:
             p[x * (NL + 1) + y] = p[(x - 1) * (NL + 1) + y] + run
 
 
+cdef inline Py_ssize_t find_key(const int64_t* keys, Py_ssize_t n, int64_t key) noexcept nogil:
+    """Index of ``key`` in the sorted ``keys[:n]``, or -1."""
+    cdef Py_ssize_t lo = 0, hi = n, mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo if lo < n and keys[lo] == key else -1
+
+
 def enumerate_dealer(tuple player, int low, int kind, int o0, int o1, int o2,
                      int32_t[::1] dense_h, int n_h, int32_t[::1] dense_m,
                      const int64_t[::1] keys=None, const int32_t[:, ::1] tri=None):
@@ -834,8 +846,8 @@ def enumerate_dealer(tuple player, int low, int kind, int o0, int o1, int o2,
     cdef int idx[7]
     cdef int32_t hml[3]
     cdef int i, j, n = 0, d
-    cdef int64_t total = 0, key
-    cdef Py_ssize_t lo, hi, mid, nk = 0
+    cdef int64_t total = 0
+    cdef Py_ssize_t lo, nk = 0
     cdef bint taken, table = keys is not None and tri is not None
     if table:
         nk = keys.shape[0]
@@ -857,16 +869,8 @@ def enumerate_dealer(tuple player, int low, int kind, int o0, int o1, int o2,
                 c[j] = rest[idx[j]]
             total += 1
             if table:
-                key = class_key(c)
-                lo = 0
-                hi = nk
-                while lo < hi:
-                    mid = (lo + hi) >> 1
-                    if keys[mid] < key:
-                        lo = mid + 1
-                    else:
-                        hi = mid
-                if lo == nk or keys[lo] != key:
+                lo = find_key(&keys[0], nk, class_key(c))
+                if lo < 0:
                     total += (<int64_t>1) << 40   # no class: make the total visibly wrong
                 else:
                     hv[dense_h[tri[lo, 0]], dense_m[tri[lo, 1]], (tri[lo, 2] >> 12) - 1] += 1
@@ -1077,24 +1081,15 @@ def classify_kernel(const card_t[:, ::1] hands, const int64_t[::1] keys, const i
                     int32_t[:, ::1] out):
     """out[i] = tri[index of the class key of row i in the sorted ``keys``]; returns the first
     bad row (or -2 - row for a key missing from ``keys``) or -1."""
-    cdef Py_ssize_t i, bad, lo, hi, mid, n = keys.shape[0]
+    cdef Py_ssize_t i, bad, lo, n = keys.shape[0]
     cdef int c[7]
-    cdef int64_t key
     with nogil:
         bad = check_rows(hands)
         if bad < 0:
             for i in range(hands.shape[0]):
                 load7(&hands[i, 0], c)
-                key = class_key(c)
-                lo = 0
-                hi = n
-                while lo < hi:
-                    mid = (lo + hi) >> 1
-                    if keys[mid] < key:
-                        lo = mid + 1
-                    else:
-                        hi = mid
-                if lo == n or keys[lo] != key:
+                lo = find_key(&keys[0], n, class_key(c))
+                if lo < 0:
                     bad = -2 - i
                     break
                 out[i, 0] = tri[lo, 0]
@@ -1108,24 +1103,16 @@ def class_weights_enumerate(const int64_t[::1] keys):
     one, looked up in the sorted ``keys``.  Returns (counts per key, hands without a key)."""
     counts = np.zeros(keys.shape[0], dtype=np.int64)
     cdef int64_t[::1] cv = counts
-    cdef int64_t missing = 0, key
-    cdef Py_ssize_t lo, hi, mid, n = keys.shape[0]
+    cdef int64_t missing = 0
+    cdef Py_ssize_t lo, n = keys.shape[0]
     cdef int c[7]
     cdef int d, e
     with nogil:
         for d in range(7):
             c[d] = d
         while True:
-            key = class_key(c)
-            lo = 0
-            hi = n
-            while lo < hi:
-                mid = (lo + hi) >> 1
-                if keys[mid] < key:
-                    lo = mid + 1
-                else:
-                    hi = mid
-            if lo < n and keys[lo] == key:
+            lo = find_key(&keys[0], n, class_key(c))
+            if lo >= 0:
                 cv[lo] += 1
             else:
                 missing += 1
