@@ -193,6 +193,11 @@ def compile_way(fn: WayFunction, name: str, cache_key: str | None, cache_dir: Pa
     splits = _load(path, keys) if path is not None else None
     way = CompiledWay(fn, name, keys, reps, np.zeros(len(keys), dtype=np.uint8))
     _check(way, check)
+    if splits is not None and not _agrees(way, splits):
+        warnings.warn(f"rebuilding the house-way cache {path}: the function no longer gives "
+                      "the answers it holds (change the version when the function changes)",
+                      stacklevel=3)
+        splits = None
     if splits is None:
         splits = np.empty(len(keys), dtype=np.uint8)
         bar = Progress(len(keys), f"compiling house way {name!r}",
@@ -208,6 +213,21 @@ def compile_way(fn: WayFunction, name: str, cache_key: str | None, cache_dir: Pa
     way.splits = splits
     way.triples(Rules())        # every answer legal under the default rules
     return way
+
+
+#: How many classes, spread over the table, a cached way is checked on before it is used.
+PROBES = 256
+
+
+def _agrees(way: CompiledWay, splits: npt.NDArray[np.uint8]) -> bool:
+    """True when the function still gives the cached answer on :data:`PROBES` classes spread
+    over the table (a cache from another function, or from an older version of this one
+    under the same key, fails here)."""
+    for i in np.linspace(0, len(splits) - 1, PROBES).astype(np.int64).tolist():
+        ids = tuple(int(c) for c in way.reps[i])
+        if way.split_of(ids, way.answer(ids)) != int(splits[i]):
+            return False
+    return True
 
 
 def _sample(n: int) -> npt.NDArray[np.int64]:
