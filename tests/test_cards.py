@@ -91,3 +91,9 @@ def test_errors_are_value_errors():
 def test_numpy_integers_are_cards():
     assert str(Card(np.int64(51))) == "As"
     assert to_ids(np.array([0, 52])) == (0, 52)
+
+
+def test_a_whole_array_row_is_not_a_card():
+    from asiapoker import solve
+    with pytest.raises(CardError, match="not a card"):
+        solve(np.array([[0, 1, 2, 3, 4, 5, 6]]))

@@ -164,3 +164,22 @@ def test_exploitability_and_way_tables(capsys, tmp_path):
     assert run("best-response", "--side", "banker", "--out", str(tmp_path / "x.npz")) == 2
     assert run("solve", "--way", str(tmp_path / "missing.npz"), "As Kd 7h 7c Jk 2s 9d") == 2
     assert "cannot read a house-way table" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("source", "needle"), [
+    ("def way(cards:\n", "SyntaxError"),
+    ("raise RuntimeError('boom at import')\n", "boom at import"),
+    ("def way(cards):\n    return {}['missing']\n", "raised KeyError on"),
+])
+def test_broken_way_files_give_one_line(tmp_path, capsys, source, needle):
+    path = tmp_path / "broken.py"
+    path.write_text(source)
+    assert run("house-way", "--way", f"{path}:way", "As Kd 7h 7c Jk 2s 9d") == 2
+    err = capsys.readouterr().err
+    assert needle in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_way_with_an_empty_module_name(capsys):
+    assert run("solve", "--way", ":f", "As Kd 7h 7c Jk 2s 9d") == 2
+    err = capsys.readouterr().err
+    assert "cannot load house way ':f'" in err and "Traceback" not in err

@@ -11,6 +11,7 @@ from asiapoker import (
     HouseWayError,
     IllegalSettingError,
     PayTable,
+    RuleError,
     Rules,
     Setting,
     WagerError,
@@ -267,3 +268,10 @@ def test_optimal_does_at_least_as_well_on_the_same_deals():
     opt = simulate(250, seed=13, player="optimal")
     assert sum(opt.wins) >= sum(hw.wins)
     assert opt.player == "optimal" and hw.player == "house-way"
+
+
+def test_bad_seeds_and_pays_are_value_errors():
+    with pytest.raises(WagerError, match="seed"):
+        Table(seed="abc")
+    with pytest.raises(RuleError, match="pays"):
+        Rules(pays=10**400)

@@ -102,6 +102,9 @@ class CompiledWay:
         except AsiaPokerError as exc:
             raise HouseWayError(f"house way {self.name!r} failed on "
                                 f"{' '.join(map(str, hand))}: {exc}") from exc
+        except Exception as exc:        # the user's own code: say which way and which hand
+            raise HouseWayError(f"house way {self.name!r} raised {type(exc).__name__} on "
+                                f"{' '.join(map(str, hand))}: {exc}") from exc
         return setting_of(raw, ids, f"house way {self.name!r}")
 
     def _from_table(self, ids: tuple[int, ...]) -> Setting:

@@ -122,7 +122,10 @@ def _card_id(card: object) -> int:
     index = getattr(card, "__index__", None)  # ints and numpy integers, not bools
     if isinstance(card, bool) or index is None:
         raise CardError(f"not a card: {card!r}")
-    cid = int(index())
+    try:
+        cid = int(index())
+    except (TypeError, ValueError, OverflowError):   # e.g. a whole numpy row
+        raise CardError(f"not a card: {card!r}") from None
     if not 0 <= cid <= 52:
         raise CardError(f"card id {cid} is outside 0..52")
     return cid

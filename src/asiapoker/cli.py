@@ -59,8 +59,11 @@ def _way(spec: str) -> HouseWay:
             mod_spec.loader.exec_module(module)
         else:
             module = importlib.import_module(where)
-    except ImportError as exc:
-        raise HouseWayError(f"cannot import house-way module {where!r}: {exc}") from None
+    except HouseWayError:
+        raise
+    except Exception as exc:          # a syntax error, or any error its import raises
+        raise HouseWayError(f"cannot load house way {spec!r}: {type(exc).__name__}: "
+                            f"{exc}") from None
     fn = getattr(module, attr, None)
     if isinstance(fn, HouseWay):
         return fn

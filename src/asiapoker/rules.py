@@ -34,7 +34,11 @@ class Rules:
         pays = self.pays
         if isinstance(pays, bool) or not isinstance(pays, (int, float)):
             raise RuleError(f"pays must be a number, got {pays!r}")
-        if not math.isfinite(pays) or pays < 1:
+        try:
+            finite = math.isfinite(pays)
+        except OverflowError:                           # an int too large for a float
+            finite = False
+        if not finite or pays < 1:
             raise RuleError(f"pays must be a finite number >= 1 (to 1), got {pays!r}")
         object.__setattr__(self, "pays", float(pays))
 

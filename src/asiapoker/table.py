@@ -215,6 +215,8 @@ class Table:
             raise WagerError(f"start must be 'dice' or 'random', got {start!r}")
         if rng is not None and not isinstance(rng, np.random.Generator):
             raise WagerError(f"rng must be a numpy Generator, got {rng!r}")
+        if seed is not None:
+            _whole(seed, "seed", 0)
         self.seats = seats
         self.way = resolve_way(way)
         self.rules = resolve(rules)
