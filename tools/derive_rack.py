@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from asiapoker import HouseWay
 from asiapoker.analysis import random_hands
+from asiapoker.equilibrium import best_response_splits
 from asiapoker.rack import (
     _FEATURES,
     _MADE_ORDER,
@@ -198,6 +199,9 @@ def main() -> int:
                          "what exploitability measures when the card deals like the way); "
                          "agree: set hands as the way does; cost: lose least to players who "
                          "set by the way")
+    ap.add_argument("--br", action="store_true",
+                    help="fit the dealer's best response to the way (on the sample) instead "
+                         "of the way itself")
     ap.add_argument("--out")
     ap.add_argument("--name", default="standard")
     args = ap.parse_args()
@@ -217,7 +221,14 @@ def main() -> int:
         print(f"counted {len(rows):,} hands against {way.name} in {time.time() - t0:.0f} s",
               file=sys.stderr)
     f = hand_facts(rows)
-    _, target = way._triples(rows, Rules())
+    if args.br:
+        # the target is the dealer's best response to the way, on the sampled hands
+        k = best_response_splits(way, Rules(), "dealer", rows, workers=2).astype(np.int64)
+        target = f.tri[np.arange(len(rows)), k]
+        print(f"best response to {way.name} on the sample in {time.time() - t0:.0f} s",
+              file=sys.stderr)
+    else:
+        _, target = way._triples(rows, Rules())
     n_all = len(rows)
     unit = DEALER_HANDS * n_all / 2     # a player win costs the dealer 2 units of 1 wager
     shapes = []
