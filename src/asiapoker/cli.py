@@ -280,7 +280,7 @@ def cmd_equilibrium(args: argparse.Namespace) -> None:
             e = exploitability(step.way, rules, hands=args.hands, seed=args.seed,
                                workers=args.workers)
             line += f"; exploitability {e.gain}"
-        print(f"{line}; sha256 {step.digest[:16]}", flush=True)
+        print(f"{line}; way digest {step.digest[:16]}", flush=True)
 
     res = equilibrium(_way(args.start), rules, max_iterations=args.max_iterations,
                       workers=args.workers, progress=False if args.quiet else None,
