@@ -1,4 +1,4 @@
-"""The exact solver (issue 4): the expected value of every setting against a house way.
+"""The exact solver: the expected value of every setting against a house way.
 
 The dealer holds any 7 of the 46 cards the player does not: C(46, 7) = 53,524,680 hands,
 equally likely, set by the house way.  ``solve`` counts, for each of the 105 splits, exactly
