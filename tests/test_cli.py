@@ -183,3 +183,21 @@ def test_way_with_an_empty_module_name(capsys):
     assert run("solve", "--way", ":f", "As Kd 7h 7c Jk 2s 9d") == 2
     err = capsys.readouterr().err
     assert "cannot load house way ':f'" in err and "Traceback" not in err
+
+
+def test_endless_simulation_stops_promptly_on_interrupt():
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "asiapoker", "simulate", "--rounds",
+                             str(10**24), "--quiet", "--way", "classic"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)
+    assert proc.poll() is None                      # still dealing, memory flat
+    t = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and time.monotonic() - t < 5
+    assert err.strip() == "asiapoker: interrupted"

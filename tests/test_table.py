@@ -275,3 +275,13 @@ def test_bad_seeds_and_pays_are_value_errors():
         Table(seed="abc")
     with pytest.raises(RuleError, match="pays"):
         Rules(pays=10**400)
+
+
+def test_huge_amounts_and_big_endian_hands():
+    table = Table(seed=1)
+    with pytest.raises(WagerError, match="below 10"):
+        table.play_round([Wager(1, 10**26)])
+    assert table.rounds_played == 0
+    hands = np.array([[0, 5, 10, 15, 20, 25, 52]], dtype=">i8")
+    little = hands.astype("<i8")
+    assert (solve_many(hands, "classic").wins == solve_many(little, "classic").wins).all()

@@ -398,4 +398,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. piped into head: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except KeyboardInterrupt:
+        print("asiapoker: interrupted", file=sys.stderr)
+        return 130
+    except OSError as exc:  # a full disk or a closed stdout
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        print(f"asiapoker: error: cannot write the output: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
     return 0

@@ -170,6 +170,8 @@ def as_card_array(hands: Any, width: int | tuple[int, ...], what: str) -> npt.ND
     if arr.ndim != 2 or arr.shape[1] not in widths:
         need = " or ".join(f"n x {w}" for w in widths)
         raise HandSizeError(f"{what} must be an {need} array, got shape {arr.shape}")
+    if not arr.dtype.isnative:                 # e.g. big-endian data read from a file
+        arr = arr.astype(arr.dtype.newbyteorder("="))
     if arr.dtype.type not in _KERNEL_DTYPES:
         if arr.size and (arr.min() < 0 or arr.max() > 52):
             raise CardError(f"{what} holds a card id outside 0..52")

@@ -19,12 +19,13 @@ asiapoker.errors.WagerError: seat 3: a bonus wager needs an Asia poker wager bes
 
 from __future__ import annotations
 
+import collections
 import json
 import math
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
 from typing import Any, Literal, TypeAlias
@@ -88,13 +89,14 @@ def _money(value: Any, what: str) -> Decimal:
         raise WagerError(f"{what} must be a number, got {value!r}")
     try:
         amount = Decimal(str(value))
-    except ArithmeticError:
-        raise WagerError(f"{what} must be a number, got {value!r}") from None
-    if not amount.is_finite() or amount < 0:
-        raise WagerError(f"{what} must be a finite amount >= 0, got {value!r}")
-    if amount != amount.quantize(CENT):
-        raise WagerError(f"{what} must be in whole cents, got {value!r}")
-    return amount.quantize(CENT)
+        if not amount.is_finite() or amount < 0:
+            raise WagerError(f"{what} must be a finite amount >= 0, got {value!r}")
+        if amount != amount.quantize(CENT):
+            raise WagerError(f"{what} must be in whole cents, got {value!r}")
+        return amount.quantize(CENT)
+    except ArithmeticError:             # not a number, or too large for exact cents
+        raise WagerError(f"{what} must be an amount in cents below 10**26, got "
+                         f"{value!r}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -553,7 +555,7 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
     workers = _whole((os.cpu_count() or 1) if workers is None else workers, "workers", 1)
     w, r = resolve_way(way), resolve(rules)
     table = None if bonus_table is None else PayTable.named(bonus_table)
-    sizes = [min(BLOCK, rounds - b * BLOCK) for b in range((rounds + BLOCK - 1) // BLOCK)]
+    nblocks = (rounds + BLOCK - 1) // BLOCK
     seat_wins = np.zeros(seats, dtype=np.int64)
     round_hist = np.zeros(seats + 1, dtype=np.int64)
     masks = np.zeros(2048, dtype=np.int64)
@@ -563,16 +565,29 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
     if player == "optimal":
         model(w, r)                           # build the tables once, outside the threads
     done = 0
+    # at most two blocks per worker in flight: memory stays flat whatever ``rounds`` is, and an
+    # interrupt waits only for the blocks already running
+    pending: collections.deque[tuple[Future[Any], int]] = collections.deque()
     with ThreadPoolExecutor(workers) as pool:
-        futures = [pool.submit(_block, b, n, seats, seed, w, r, player == "optimal",
-                               table is not None) for b, n in enumerate(sizes)]
-        for fut, n in zip(futures, sizes, strict=True):
-            sw, rh, mk = fut.result()
-            seat_wins += sw
-            round_hist += rh
-            masks += mk
-            done += n
-            bar.update(done)
+        try:
+            b = 0
+            while b < nblocks or pending:
+                while b < nblocks and len(pending) < 2 * workers:
+                    n = min(BLOCK, rounds - b * BLOCK)
+                    pending.append((pool.submit(_block, b, n, seats, seed, w, r,
+                                                player == "optimal", table is not None), n))
+                    b += 1
+                fut, n = pending.popleft()
+                sw, rh, mk = fut.result()
+                seat_wins += sw
+                round_hist += rh
+                masks += mk
+                done += n
+                bar.update(done)
+        except BaseException:
+            for fut, _ in pending:
+                fut.cancel()
+            raise
     elapsed = time.perf_counter() - t0
     bonus_counts: dict[str, int] = {}
     bonus_ev = None
