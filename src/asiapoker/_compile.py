@@ -190,6 +190,9 @@ def compile_way(fn: WayFunction, name: str, cache_key: str | None, cache_dir: Pa
     """Ask ``fn`` once per class (or load its cached answers) and check it on a sample."""
     if not callable(fn):
         raise HouseWayError(f"from_function needs a callable, got {fn!r}")
+    if isinstance(check, bool) or not isinstance(check, int) or not 0 <= check <= MAX_CHECK:
+        raise HouseWayError(f"check is how many sample hands to check the way on, a whole "
+                            f"number from 0 to {MAX_CHECK:,}; got {check!r}")
     keys, reps = class_table()
     path = None if cache_key is None else (cache_dir or default_cache_dir()) / (
         f"{_slug(name)}-{_slug(cache_key)}.npz")
@@ -217,6 +220,9 @@ def compile_way(fn: WayFunction, name: str, cache_key: str | None, cache_dir: Pa
     way.triples(Rules())        # every answer legal under the default rules
     return way
 
+
+#: The most sample hands ``from_function(check=)`` takes (each is asked twice).
+MAX_CHECK = 100_000
 
 #: How many classes, spread over the table, a cached way is checked on before it is used.
 PROBES = 256
