@@ -7,7 +7,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import asiapoker
 from asiapoker import Rules, is_legal, rank, settle, splits, strengths
 from tests import reference as ref
 
@@ -100,10 +99,12 @@ def test_batch_never_crashes_on_bad_ids(row):
 
 @pytest.mark.parametrize(
     "module",
-    ["cards", "ranks", "rules", "setting", ""],
+    ["cards", "ranks", "rules", "setting", "house_way", "solver", "bonus", "table", "analysis",
+     "equilibrium", "rack", ""],
 )
 def test_doctests(module):
-    mod = getattr(asiapoker, module) if module else asiapoker
+    import importlib
+    mod = importlib.import_module(f"asiapoker.{module}" if module else "asiapoker")
     result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
 

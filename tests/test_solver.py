@@ -177,3 +177,18 @@ def test_bad_input():
         solve_many(np.zeros((1, 7), dtype=int))
     with pytest.raises(AsiaPokerError):
         solve_many(np.arange(7).reshape(1, 7), workers=0)
+
+
+def test_model_cache_is_bounded_and_shared_across_threads():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asiapoker import HouseWay
+    from asiapoker.solver import _MODELS, MAX_MODELS, model
+
+    ways = [HouseWay.priority(*o) for o in (("high", "low", "medium"), ("low", "high", "medium"),
+                                             ("low", "medium", "high"))]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda w: model(w, Rules()), ways * 4))
+    for i in range(len(ways)):
+        assert all(m is got[i] for m in got[i::3])     # one model per way, whatever the thread
+    assert len(_MODELS) <= MAX_MODELS

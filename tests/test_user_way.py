@@ -218,3 +218,17 @@ def test_progress_bar(tmp_path, capsys):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert main(["house-way", "--way", "nowhere.py:f", "2c 3c 4c 5c 6c 7c 8c"]) == 2
+
+
+def test_a_folder_where_the_cache_file_goes(tmp_path):
+    medium_first = HouseWay.named("medium-first")
+    (tmp_path / "folder-1.npz").mkdir()               # the cache path is a directory
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        way = HouseWay.from_function(medium_first.set, "folder", cache_dir=tmp_path, check=5)
+    said = " ".join(str(w.message) for w in seen)
+    assert "rebuilding the damaged house-way cache" in said
+    assert "could not write the house-way cache" in said
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder-1.npz"]   # no orphans
+    assert house_way("Kc Qd 9h 9s 5c 5d 2h", way).strengths() == \
+        house_way("Kc Qd 9h 9s 5c 5d 2h", medium_first).strengths()

@@ -9,6 +9,7 @@ they make, which compilation checks on a sample, together with suit symmetry.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -173,6 +174,7 @@ def _load(path: Path, keys: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8] | No
 
 
 def _save(path: Path, keys: npt.NDArray[np.int64], splits: npt.NDArray[np.uint8]) -> None:
+    tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
@@ -181,8 +183,13 @@ def _save(path: Path, keys: npt.NDArray[np.int64], splits: npt.NDArray[np.uint8]
                      keys_digest=hashlib.sha256(keys.tobytes()).hexdigest(),
                      digest=hashlib.sha256(splits.tobytes()).hexdigest())
         os.replace(tmp, path)
-    except OSError as exc:  # a read-only cache is no reason to fail
+        tmp = None
+    except OSError as exc:  # a read-only cache, or a folder in the way, is no reason to fail
         warnings.warn(f"could not write the house-way cache {path}: {exc}", stacklevel=3)
+    finally:
+        if tmp is not None:                 # never leave a half-written file behind
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
 
 
 def compile_way(fn: WayFunction, name: str, cache_key: str | None, cache_dir: Path | None,

@@ -1,23 +1,29 @@
-"""House ways: how the dealer sets seven cards (SPEC 5).
+"""House ways: how the dealer sets seven cards.
 
 Built-in ways run in the compiled core:
 
-- ``"classic"`` (the default, SPEC 5.4): pairs stay together, two pairs split high/medium,
-  three pairs put the top pair medium, quads split 2 + 2, ... then the best medium hand.
-- priority ways (SPEC 5.3): ``"medium-first"`` (medium, then low, then high),
-  ``"high-first"`` (high, medium, low), or any order, e.g. ``HouseWay.priority("low",
-  "medium", "high")``, also named ``"low-medium-high"``.
+- ``"standard"`` (the default): a rack card of 40 plain rules (:mod:`asiapoker.rack`), shipped
+  as a class table; ``explain`` names the rule that decided.
+- ``"equilibrium"``: the dealer's exact best response iterated from ``classic``
+  (:mod:`asiapoker.equilibrium`), shipped as a class table.
+- ``"classic"``: pairs stay together, two pairs split high/medium, three pairs put the top
+  pair medium, quads split 2 + 2, ... then the best medium hand.
+- priority ways: ``"medium-first"`` (medium, then low, then high), ``"high-first"`` (high,
+  medium, low), or any order, e.g. ``HouseWay.priority("low", "medium", "high")``, also named
+  ``"low-medium-high"``.
 
-Ties left after the priority (equal strengths in all three hands, SPEC 5.5) go to the first
-split, in :data:`~asiapoker.SPLIT_POSITIONS` order, of the seven cards sorted by id.
+Ties left after the priority (equal strengths in all three hands) go to the first split, in
+:data:`~asiapoker.SPLIT_POSITIONS` order, of the seven cards sorted by id.
 
->>> str(house_way("Kc Kd Jh Js 7c 7d 2s"))
+>>> str(house_way("Kc Kd Jh Js 7c 7d 2s", "classic"))
 'Js Jh 7d 7c | Kd Kc | 2s'
+>>> str(house_way("Kc Kd Jh Js 7c 7d 2s"))             # standard
+'Kc Js Jh 2s | 7d 7c | Kd'
 >>> HouseWay.named("mystery")
 Traceback (most recent call last):
 ...
-asiapoker.errors.HouseWayError: unknown house way 'mystery' (built in: classic, medium-first, \
-high-first, or an order such as 'low-medium-high')
+asiapoker.errors.HouseWayError: unknown house way 'mystery' (built in: standard, equilibrium, \
+classic, medium-first, high-first, or an order such as 'low-medium-high')
 """
 
 from __future__ import annotations

@@ -13,8 +13,10 @@ True
 
 from __future__ import annotations
 
+import collections
 import functools
 import os
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -134,16 +136,27 @@ def build_model(way: HouseWay, rules: Rules) -> _core.DealerModel:
     )
 
 
-_MODELS: dict[tuple[HouseWay, int], _core.DealerModel] = {}
+#: Dealer models kept per process (the most recently used; each is 5 to 15 MB).
+MAX_MODELS = 8
+_MODELS: collections.OrderedDict[tuple[HouseWay, int], _core.DealerModel] = (
+    collections.OrderedDict())
+_MODELS_LOCK = threading.Lock()
 
 
 def model(way: HouseWay, rules: Rules) -> _core.DealerModel:
-    """The dealer model of ``way`` and ``rules``, built once per process."""
+    """The dealer model of ``way`` and ``rules``: built once, then kept while it is among the
+    :data:`MAX_MODELS` most recently used (thread-safe; two threads asking for a new model
+    build it once)."""
     key = (way, rules.low)
-    m = _MODELS.get(key)
-    if m is None:
-        m = _MODELS[key] = build_model(way, rules)
-    return m
+    with _MODELS_LOCK:
+        m = _MODELS.get(key)
+        if m is None:
+            m = _MODELS[key] = build_model(way, rules)
+            while len(_MODELS) > MAX_MODELS:
+                _MODELS.popitem(last=False)
+        else:
+            _MODELS.move_to_end(key)
+        return m
 
 
 # --------------------------------------------------------------------------------------------
