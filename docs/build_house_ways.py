@@ -51,7 +51,7 @@ is `standard`.
 |---|---|
 {ways}
 
-Ties left after a way's priority (settings whose three hands are equally strong, SPEC 5.5) go
+Ties left after a way's priority (settings whose three hands are equally strong, rule 5.5) go
 to the first split, in `SPLIT_POSITIONS` order, of the seven cards sorted by card id. They never
 change an outcome.
 

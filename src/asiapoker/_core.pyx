@@ -4,7 +4,7 @@
 Card ids: ``rank * 4 + suit`` for the 52 ordinary cards (rank 0..12 is 2..A, suit 0..3 is
 c, d, h, s) and 52 for the joker.
 
-Strengths share ONE integer scale for 4-, 2- and 1-card hands (SPEC 2.7/2.8)::
+Strengths share ONE integer scale for 4-, 2- and 1-card hands (rule 2.7/2.8)::
 
     strength = category << 16 | k1 << 12 | k2 << 8 | k3 << 4 | k4
 
@@ -128,7 +128,7 @@ cdef int32_t eval4_ids(int a, int b, int c, int d, int low) noexcept nogil:
     cdef int32_t best, v
     if d != JOKER:
         return eval4_plain(a >> 2, b >> 2, c >> 2, d >> 2, a & 3, b & 3, c & 3, d & 3, low)
-    # SPEC 2.2: the joker is an ace, or any absent card that completes a straight or flush.
+    # rule 2.2: the joker is an ace, or any absent card that completes a straight or flush.
     best = eval4_plain(12, a >> 2, b >> 2, c >> 2, 4, a & 3, b & 3, c & 3, low)
     for x in range(52):
         if x == a or x == b or x == c:
@@ -337,7 +337,7 @@ def strengths_kernel(const card_t[:, ::1] hands, int low, int32_t[::1] out):
 
 def legal_kernel(const card_t[:, ::1] hands, int low, uint8_t[:, ::1] out):
     """Fill ``out`` (n x 105) with the legality of every split of n seven-card rows
-    (SPEC 3.2: high > medium > low); returns the first bad row (nothing written) or -1."""
+    (rule 3.2: high > medium > low); returns the first bad row (nothing written) or -1."""
     cdef Py_ssize_t i, bad
     cdef int k
     cdef int c[7]
@@ -420,12 +420,12 @@ def table_view(int size, int low):
 
 
 # ---------------------------------------------------------------------------------------------
-# house ways (SPEC 5)
+# house ways (rule 5)
 # ---------------------------------------------------------------------------------------------
 # A way is (kind, o0, o1, o2): kind 0 = priority over (o0, o1, o2), indexes into
-# (high, medium, low); kind 1 = "classic" (SPEC 5.4), medium-first over the allowed settings.
+# (high, medium, low); kind 1 = "classic" (rule 5.4), medium-first over the allowed settings.
 # Hands are first sorted by id, so rank groups are runs of positions (the joker, id 52, ends
-# the aces' run); ALLOWED[run pattern] is the 105-bit set of splits SPEC 5.4 (a)-(d) allow.
+# the aces' run); ALLOWED[run pattern] is the 105-bit set of splits rule 5.4 (a)-(d) allow.
 
 cdef uint64_t ALLOWED[64][2]
 cdef uint8_t SPLIT_PART[NSPLITS][7]    # 0 high, 1 medium, 2 low, by position
@@ -889,7 +889,7 @@ def enumerate_dealer(tuple player, int low, int kind, int o0, int o1, int o2,
 
 
 # ---------------------------------------------------------------------------------------------
-# the bonus wager (SPEC 4): which seven-card bonus hands seven cards qualify for
+# the bonus wager (rule 4): which seven-card bonus hands seven cards qualify for
 # ---------------------------------------------------------------------------------------------
 # Bit i of a bonus mask is category i of asiapoker.bonus.BONUS_CATEGORIES: 0 four 8s and three of a
 # kind, 1 five aces, 2 royal flush, 3 natural straight flush, 4 straight flush with joker,

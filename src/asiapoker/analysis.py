@@ -1,6 +1,6 @@
 """Figures of a whole game against a house way, estimated from a sample of player hands.
 
-:func:`exploitability` (SPEC 5.6 a) solves ``hands`` random seven-card hands exactly against
+:func:`exploitability` (rule 5.6 a) solves ``hands`` random seven-card hands exactly against
 the way and reports, with 95 % confidence intervals over the sample:
 
 - ``gain``: what optimal play gains over copying the house way, per unit wagered;

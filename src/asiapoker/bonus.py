@@ -1,4 +1,4 @@
-"""The bonus wager (SPEC 4): seven-card bonus hands, pay tables, exact odds.
+"""The bonus wager (rule 4): seven-card bonus hands, pay tables, exact odds.
 
 >>> bonus_hand("8c 8d 8h 8s Ah Ad Jk")
 'four 8s and three of a kind'
@@ -53,7 +53,7 @@ SEVEN_CARD_HANDS = comb(53, 7)
 class PayTable:
     """Odds (to 1) per bonus category; a hand pays its highest-paying qualifying category.
 
-    ``PayTable.A``, ``.B`` and ``.C`` are the regulation tables (SPEC 4.2); a user table is
+    ``PayTable.A``, ``.B`` and ``.C`` are the regulation tables (rule 4.2); a user table is
     ``PayTable({"royal flush": 500, "flush": 5}, name="mine")`` (any subset of categories).
     """
 

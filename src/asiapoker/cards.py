@@ -1,4 +1,4 @@
-"""Cards: ids, parsing and canonical text (SPEC 1).
+"""Cards: ids, parsing and canonical text (rule 1).
 
 Card ids are ``rank * 4 + suit`` for the 52 ordinary cards, with ranks ``2..A`` as 0..12 and
 suits ``c d h s`` as 0..3, and 52 for the joker.  A :class:`Card` *is* that int, so cards go
@@ -170,7 +170,7 @@ def to_ids(
 
 
 def parse_cards(text: CardsLike) -> tuple[Card, ...]:
-    """Parse cards (SPEC 1.2) into a tuple of :class:`Card`; raises on bad input (SPEC 1.3)."""
+    """Parse cards (rule 1.2) into a tuple of :class:`Card`; raises on bad input (rule 1.3)."""
     return tuple(_CARDS[i] for i in to_ids(text, what="list"))
 
 

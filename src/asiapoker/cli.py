@@ -310,7 +310,7 @@ def _parser() -> argparse.ArgumentParser:
         "--a234",
         choices=("high", "low"),
         default="high",
-        help="where A-2-3-4 ranks among straights (SPEC 2.5)",
+        help="where A-2-3-4 ranks among straights (rule 2.5)",
     )
     common.add_argument("--pays", type=float, default=1.0, help="what a win pays, to 1")
     p = _Parser(prog="asiapoker", description="Exact Asia Poker tools.")
@@ -338,7 +338,7 @@ def _parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_solve)
     tables = _Parser(add_help=False)
     tables.add_argument("--table", default="A", type=str.upper, choices=("A", "B", "C"),
-                        help="bonus pay table (SPEC 4.2)")
+                        help="bonus pay table (rule 4.2)")
     s = sub.add_parser("bonus", parents=[common, tables], help="the bonus hand of seven cards")
     s.add_argument("cards", nargs="+", help="seven cards")
     s.set_defaults(func=cmd_bonus)

@@ -1,12 +1,12 @@
-"""Deriving house ways exactly: best responses and the equilibrium iteration (SPEC 5.6).
+"""Deriving house ways exactly: best responses and the equilibrium iteration (rule 5.6).
 
 A best response to a way W is itself a way, stored as a class table (one setting for each of
 the 829,504 classes of seven cards), so it runs in the core like every built-in way.
 
-- The **dealer's** best response (SPEC 5.6 c) gives each class the legal setting that loses to
+- The **dealer's** best response (rule 5.6 c) gives each class the legal setting that loses to
   the fewest player hands set by W: it maximises the count of the other 46-choose-7 hands that
   beat it on at most one hand of three, copies going to the dealer.
-- The **player's** best response (SPEC 5.6 b) maximises the count of dealer hands set by W
+- The **player's** best response (rule 5.6 b) maximises the count of dealer hands set by W
   that it beats on two hands of three: the setting ``solve`` ranks first.
 
 Both are integer counts from the solver's core, computed for each class's representative hand

@@ -197,7 +197,7 @@ class HouseWay:
 
     @classmethod
     def priority(cls, *order: str) -> HouseWay:
-        """The priority way (SPEC 5.3) that maximises the hands in this order, e.g.
+        """The priority way (rule 5.3) that maximises the hands in this order, e.g.
         ``priority("medium", "low", "high")``."""
         if len(order) != 3 or sorted(order) != sorted(_HANDS):
             raise HouseWayError(f"a priority is an order of high, medium, low; got {order!r}")
@@ -270,7 +270,7 @@ class HouseWay:
 CLASSIC = HouseWay(
     "classic", (1, 1, 2, 0),
     "pairs, trips and quads kept together (quads may split 2 + 2 high/medium), "
-    "then the best medium, low and high hand (SPEC 5.4)",
+    "then the best medium, low and high hand (rule 5.4)",
 )
 
 WayLike: TypeAlias = HouseWay | str

@@ -1,10 +1,10 @@
-"""Hand strengths (SPEC 2): one integer scale for 4-, 2- and 1-card hands.
+"""Hand strengths (rule 2): one integer scale for 4-, 2- and 1-card hands.
 
 >>> str(rank("As 2s 3s Jk"))
 'Straight flush, A-2-3-4 of spades'
 >>> str(rank("7h 7d Kc 3s"))
 'Pair of 7s, K-3 kickers'
->>> rank("7h 7d") < rank("7h 7d Kc 3s")   # SPEC 2.8
+>>> rank("7h 7d") < rank("7h 7d Kc 3s")   # rule 2.8
 True
 >>> rank("As Ks Qs")
 Traceback (most recent call last):
@@ -104,7 +104,7 @@ def describe(strength: int, cards: tuple[int, ...], low: bool = False) -> str:
 
 @total_ordering
 class HandRank:
-    """The rank of a 1-, 2- or 4-card hand: totally ordered on the shared scale (SPEC 2.7/2.8),
+    """The rank of a 1-, 2- or 4-card hand: totally ordered on the shared scale (rule 2.7/2.8),
     equal for copies; ``int()`` is the strength, ``.category`` its category name."""
 
     __slots__ = ("_low", "cards", "strength")
@@ -146,9 +146,9 @@ class HandRank:
 
 
 def rank(cards: CardsLike, rules: Rules | None = None) -> HandRank:
-    """The rank of 1, 2 or 4 cards under ``rules`` (SPEC 2).
+    """The rank of 1, 2 or 4 cards under ``rules`` (rule 2).
 
-    The joker is an ace, and in a 4-card hand may complete a straight or flush (SPEC 2.2).
+    The joker is an ace, and in a 4-card hand may complete a straight or flush (rule 2.2).
     """
     low = resolve(rules).low
     ids = to_ids(cards, (1, 2, 4))

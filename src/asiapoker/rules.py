@@ -14,8 +14,8 @@ __all__ = ["Rules"]
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The rule options: ``a234`` places A-2-3-4 as the second straight and top straight
-    flush (``"high"``, SPEC 2.4) or as the lowest of both (``"low"``, SPEC 2.5); ``pays`` is what
-    a winning wager pays to 1 (SPEC 3.4, never below 1).
+    flush (``"high"``, rule 2.4) or as the lowest of both (``"low"``, rule 2.5); ``pays`` is what
+    a winning wager pays to 1 (rule 3.4, never below 1).
 
     >>> Rules(a234="low")
     Rules(a234='low', pays=1.0)

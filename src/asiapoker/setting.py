@@ -1,4 +1,4 @@
-"""Settings (SPEC 3.1), legality (SPEC 3.2) and settlement (SPEC 3.3-3.4).
+"""Settings (rule 3.1), legality (rule 3.2) and settlement (rule 3.3-3.4).
 
 >>> s = Setting("As Ks Qs Js", "7h 7d", "2c")
 >>> is_legal(s), str(s)
@@ -207,7 +207,7 @@ def split_strengths(seven: CardsLike, rules: Rules | None = None) -> list[tuple[
 
 
 def is_legal(setting: SettingLike, rules: Rules | None = None) -> bool:
-    """True when high > medium > low (SPEC 3.2); an illegal setting fouls."""
+    """True when high > medium > low (rule 3.2); an illegal setting fouls."""
     h, m, lo = Setting.coerce(setting).strengths(rules)
     return h > m > lo
 
@@ -249,7 +249,7 @@ def _cmp(p: int, d: int) -> HandResult:
 
 
 def settle(player: SettingLike, dealer: SettingLike, rules: Rules | None = None) -> Outcome:
-    """Settle the player's setting against the dealer's (SPEC 3.2-3.4).
+    """Settle the player's setting against the dealer's (rule 3.2-3.4).
 
     A foul loses; each hand wins only when strictly higher (a copy goes to the dealer); the
     wager wins on two hands of three.  The dealer's setting must be legal and the two settings

@@ -2,7 +2,7 @@
 
 The dealer holds any 7 of the 46 cards the player does not: C(46, 7) = 53,524,680 hands,
 equally likely, set by the house way.  ``solve`` counts, for each of the 105 splits, exactly
-how many of them it beats on two hands of three (SPEC 3.2-3.4), in integers.
+how many of them it beats on two hands of three (rule 3.2-3.4), in integers.
 
 >>> sol = solve("As Kd 7h 7c Jk 2s 9d")
 >>> sol.total, str(sol.best.setting) == str(sol.settings[0].setting)

@@ -1,4 +1,4 @@
-"""The table (SPEC 3, 4, 6; NY 5324.40(c)-(g); NJ 13:69F-31.12): rounds and simulation.
+"""The table (rule 3, 4, 6; NY 5324.40(c)-(g); NJ 13:69F-31.12): rounds and simulation.
 
 Positions are numbered 1 to 7 clockwise: position 1 is the dealer, seat ``k`` (1-6) is position
 ``k + 1``, so seat 1 sits at the dealer's left and seat 6 at the dealer's right.  Cards are dealt
@@ -56,7 +56,7 @@ __all__ = [
 
 
 class _Surrender:
-    """What a strategy returns to surrender before its hands are exposed (SPEC 3.5)."""
+    """What a strategy returns to surrender before its hands are exposed (rule 3.5)."""
 
     _instance: _Surrender | None = None
 
@@ -381,7 +381,7 @@ class Table:
                                   "cards": tuple(_text(cards)), "wagered": True,
                                   "player": wager.player, "strategy": strategy,
                                   "amount": amount, "bonus": bonus}
-        if isinstance(setting, _Surrender):      # SPEC 3.5: the bonus cannot be shown either
+        if isinstance(setting, _Surrender):      # rule 3.5: the bonus cannot be shown either
             rec = PositionRecord(**common, surrendered=True, result="surrender",
                                  main_net=-amount, bonus_net=-bonus)
             return rec, rec.net
