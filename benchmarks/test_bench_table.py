@@ -1,7 +1,8 @@
 """Simulation speed (issue 6): house way against house way on one core (target >= 1 million
 player hands settled per second per core), and the regulation round engine."""
 
-from asiapoker.table import Table, Wager, simulate
+from asiapoker.simulation import simulate
+from asiapoker.table import Table, Wager
 
 ALL = [Wager(s, 10, 1) for s in range(1, 7)]
 

@@ -99,8 +99,8 @@ def test_batch_never_crashes_on_bad_ids(row):
 
 @pytest.mark.parametrize(
     "module",
-    ["cards", "ranks", "rules", "setting", "house_way", "solver", "bonus", "table", "analysis",
-     "equilibrium", "rack", ""],
+    ["cards", "ranks", "rules", "setting", "house_way", "solver", "bonus", "table", "simulation",
+     "analysis", "equilibrium", "rack", ""],
 )
 def test_doctests(module):
     import importlib

@@ -24,7 +24,8 @@ from asiapoker import (
     splits,
 )
 from asiapoker.bonus import mask_counts
-from asiapoker.table import SURRENDER, Table, Wager, simulate
+from asiapoker.simulation import simulate
+from asiapoker.table import SURRENDER, Table, Wager
 
 ALL_SEATS = [Wager(s, 10, 1) for s in range(1, 7)]
 

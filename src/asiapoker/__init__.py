@@ -7,7 +7,7 @@ Data flows one way: cards -> strengths -> settings -> outcomes.
 'Flush, A-K-Q-5 of spades'
 """
 
-from . import analysis, equilibrium, rack, table
+from . import analysis, equilibrium, rack, simulation, table
 from .analysis import exploitability
 from .bonus import (
     BONUS_CATEGORIES,
@@ -43,8 +43,9 @@ from .setting import (
     split_strengths,
     splits,
 )
+from .simulation import SimResult, simulate
 from .solver import BatchSolution, SettingResult, Solution, solve, solve_many
-from .table import SimResult, Table, Wager, simulate
+from .table import Table, Wager
 
 __version__ = "0.1.0"
 
@@ -94,6 +95,7 @@ __all__ = [
     "rank",
     "settle",
     "simulate",
+    "simulation",
     "solve",
     "solve_many",
     "split_strengths",

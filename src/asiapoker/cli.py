@@ -23,8 +23,8 @@ from .house_way import DEFAULT_WAY, STORED_WAYS, HouseWay
 from .ranks import rank
 from .rules import Rules
 from .setting import Setting, is_legal, settle, splits
+from .simulation import simulate
 from .solver import SettingResult, solve
-from .table import simulate
 
 __all__ = ["main"]
 
