@@ -162,3 +162,40 @@ def test_docs_page_is_what_the_code_writes():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.PAGE.read_text() == module.build()
+
+
+@pytest.mark.parametrize(("hand", "way"), [
+    ("Kc Kd Kh 9s 9c 5d 5h", "medium-first"),   # two of the kings are interchangeable
+    ("Ac Ad Ah As Kc Kd 2c", "medium-first"),    # which aces go where (12 equal settings)
+    ("Qc Qd Qh 8s 8c 3d 3h", "high-first"),      # which queen goes low
+    ("7c 7d 7h 7s 3c 3d 2c", "classic"),         # quads split 2 + 2: which sevens
+    ("Jk Ac 9h 9s 5c 5d 2h", "low-medium-high"),
+])
+def test_tie_break_pinned_on_hand_picked_hands(hand, way):
+    """Ties go to the first split, in SPLIT_POSITIONS order, of the cards sorted by id: written
+    out here with the reference's values, then compared card for card."""
+    from asiapoker import SPLIT_POSITIONS, parse_cards
+
+    cards = sorted(int(c) for c in parse_cards(hand))
+    text = [ref.card_text(c) for c in cards]
+    order = {"medium-first": (1, 2, 0), "high-first": (0, 1, 2), "classic": (1, 2, 0),
+             "low-medium-high": (2, 1, 0)}[way]
+    ties = 0
+    best, best_key = None, None
+    for h, m, lo in SPLIT_POSITIONS:
+        parts = ([text[i] for i in h], [text[i] for i in m], [text[lo]])
+        if not ref.is_legal(*parts):
+            continue
+        if way == "classic" and not ref.classic_allows(*parts):
+            continue
+        vals = tuple(ref.value(p) for p in parts)
+        key = tuple(vals[i] for i in order)
+        if best_key is None or key > best_key:
+            best, best_key, ties = parts, key, 1
+        elif key == best_key:
+            ties += 1
+    assert ties >= 2                    # the hand really has equal settings to choose among
+    got = house_way(hand, way)
+    assert sorted(map(str, got.high)) == sorted(best[0])
+    assert sorted(map(str, got.medium)) == sorted(best[1])
+    assert [str(got.low[0])] == best[2]
