@@ -19,13 +19,13 @@ from asiapoker import (
     bonus_odds,
     house_way,
     is_legal,
-    settle,
     solve_many,
     splits,
 )
 from asiapoker.bonus import mask_counts
 from asiapoker.simulation import simulate
 from asiapoker.table import SURRENDER, Table, Wager
+from tests import reference as ref
 
 ALL_SEATS = [Wager(s, 10, 1) for s in range(1, 7)]
 
@@ -100,11 +100,15 @@ def test_settlement_follows_the_rules_and_the_order():
     assert r.settle_order == (6, 5, 4, 3, 2, 1)              # from the dealer's right
     dealer = Setting.parse(r.dealer_setting)
     assert dealer == house_way(r.positions[0].cards)
+    dealer_parts = tuple([str(c) for c in part] for part in (dealer.high, dealer.medium,
+                                                                dealer.low))
     for p in r.positions[1:]:
         setting = Setting.parse(p.setting)
-        out = settle(setting, dealer, Rules(pays=2))
-        assert p.result == out.result and p.hands == out.hands
-        assert p.main_net == (Decimal(20) if out.result == "win" else Decimal(-10))
+        parts = tuple([str(c) for c in part] for part in (setting.high, setting.medium,
+                                                          setting.low))
+        result, hands, payout = ref.settle(parts, dealer_parts, "high", 2.0)   # independent
+        assert p.result == result and p.hands == hands
+        assert p.main_net == Decimal(10) * Decimal(str(payout))
         cat = bonus_hand(p.cards)
         assert p.bonus_category == cat
         assert p.bonus_net == (bonus_odds("A").rows[[x.category for x in bonus_odds(
