@@ -290,3 +290,24 @@ def test_huge_amounts_and_big_endian_hands():
     hands = np.array([[0, 5, 10, 15, 20, 25, 52]], dtype=">i8")
     little = hands.astype("<i8")
     assert (solve_many(hands, "classic").wins == solve_many(little, "classic").wins).all()
+
+
+def test_a_batch_strategy_is_played_and_its_fouls_counted():
+    from asiapoker import legal_splits
+
+    seen = []
+
+    def first_split(rows):                 # split 0 of every hand, legal or not
+        seen.append(legal_splits(rows)[:, 0].copy())
+        return np.zeros(len(rows), dtype=np.int64)
+
+    sim = simulate(3000, seats=3, way="classic", player=first_split, seed=5, workers=1)
+    illegal = int(sum((~s).sum() for s in seen))
+    assert sum(sim.fouls) == illegal > 0
+    assert all(w + lo + f == sim.rounds for w, lo, f in zip(sim.wins, sim.losses, sim.fouls,
+                                                            strict=True))
+    assert sim.player == "first_split" and "first_split" in sim.describe()
+    with pytest.raises(WagerError, match="splits run from 0 to 104"):
+        simulate(10, player=lambda rows: np.full(len(rows), 105), workers=1)
+    with pytest.raises(WagerError, match="one split index per row"):
+        simulate(10, player=lambda rows: [0], workers=1)

@@ -17,6 +17,7 @@ import collections
 import math
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -110,9 +111,28 @@ class SimResult:
                 "rounds_per_s": self.rounds_per_s}
 
 
+BatchStrategy = Callable[[npt.NDArray[np.int8]], Any]
+
+
+def _strategy_splits(strategy: BatchStrategy, rows: npt.NDArray[np.int8]) -> npt.NDArray[np.intp]:
+    """The strategy's split of every row (index into SPLIT_POSITIONS of the row), checked."""
+    got = np.asarray(strategy(rows.copy()))
+    name = getattr(strategy, "__name__", "strategy")
+    if got.shape != (len(rows),) or got.dtype.kind not in "iu":
+        raise WagerError(f"player strategy {name!r} must return one split index per row, an "
+                         f"integer array of shape ({len(rows)},); got shape {got.shape} "
+                         f"({got.dtype})")
+    bad = np.flatnonzero((got < 0) | (got > 104))
+    if len(bad):
+        raise WagerError(f"player strategy {name!r} returned split {int(got[bad[0]])} for row "
+                         f"{int(bad[0])}; splits run from 0 to 104")
+    return got.astype(np.intp)
+
+
 def _block(b: int, rounds: int, seats: int, seed: int, way: HouseWay, rules: Rules,
-           optimal: bool, bonus: bool) -> tuple[npt.NDArray[np.int64], ...]:
-    """Win counts per seat, the round histogram and the bonus mask histogram of one block."""
+           player_by: str | BatchStrategy, bonus: bool) -> tuple[npt.NDArray[np.int64], ...]:
+    """Win and foul counts per seat, the round histogram and the bonus mask histogram of one
+    block."""
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(b,)))
     decks = np.tile(np.arange(53, dtype=np.int8), (rounds, 1))
     rng.permuted(decks, axis=1, out=decks)
@@ -121,15 +141,19 @@ def _block(b: int, rounds: int, seats: int, seed: int, way: HouseWay, rules: Rul
     player_rows = np.ascontiguousarray(
         hands.reshape(rounds, seats + 1, 7)[:, 1:].reshape(rounds * seats, 7))
     _, dealer = way._triples(np.ascontiguousarray(dealer_rows), rules)
-    if optimal:
+    if player_by == "optimal":
         wins_all = np.empty((len(player_rows), 105), dtype=np.int64)
         totals = np.empty(len(player_rows), dtype=np.int64)
         model(way, rules).solve_rows(player_rows, wins_all, totals)
         player = chosen_strengths(player_rows, np.argmax(wins_all, axis=1), rules)
+    elif callable(player_by):
+        player = chosen_strengths(player_rows, _strategy_splits(player_by, player_rows), rules)
     else:
         _, player = way._triples(player_rows, rules)
+    legal = (player[:, 0] > player[:, 1]) & (player[:, 1] > player[:, 2])
     d = np.repeat(dealer, seats, axis=0)
-    won = ((player > d).sum(1) >= 2).reshape(rounds, seats)
+    won = (((player > d).sum(1) >= 2) & legal).reshape(rounds, seats)
+    fouls = (~legal).reshape(rounds, seats).sum(0).astype(np.int64)
     seat_wins = won.sum(0).astype(np.int64)
     round_hist = np.bincount(won.sum(1), minlength=seats + 1).astype(np.int64)
     masks = np.zeros(2048, dtype=np.int64)
@@ -137,24 +161,29 @@ def _block(b: int, rounds: int, seats: int, seed: int, way: HouseWay, rules: Rul
         out = np.empty(len(player_rows), dtype=np.int16)
         _core.bonus_kernel(player_rows, out)
         masks = np.bincount(out, minlength=2048).astype(np.int64)
-    return seat_wins, round_hist, masks
+    return seat_wins, round_hist, masks, fouls
 
 
 def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
-             player: Literal["house-way", "optimal"] = "house-way",
+             player: Literal["house-way", "optimal"] | BatchStrategy = "house-way",
              bonus_table: TableLike | None = None, seed: int = 0,
              workers: int | None = None, rules: Rules | None = None,
              progress: bool | None = None) -> SimResult:
     """Simulate ``rounds`` rounds: ``seats`` players, each one unit on the Asia poker wager,
     against a dealer who sets by ``way``; the players set by the house way or the solver's best
     setting (``"optimal"``: the solver, about 1 ms a hand per core, so some 1,000 hands a
-    second per core instead of millions).  The deck is shuffled uniformly and
+    second per core instead of millions), or by a batch strategy: a function of an n x 7
+    int8 array of hands that returns n split indices (:data:`~asiapoker.SPLIT_POSITIONS` of
+    each row); an illegal split is a foul, counted in ``fouls``.  The deck is shuffled uniformly and
     dealt in stacks (the same distribution as every regulation procedure).  The same seed gives
     the same result for any number of ``workers`` (default: all cores)."""
     _whole(rounds, "rounds", 1)
     _whole(seats, "seats", 1, 6)
-    if player not in ("house-way", "optimal"):
-        raise WagerError(f"player must be 'house-way' or 'optimal', got {player!r}")
+    if not callable(player) and player not in ("house-way", "optimal"):
+        raise WagerError(f"player must be 'house-way', 'optimal' or a batch strategy (a "
+                         f"function of an n x 7 array that returns n split indices), got "
+                         f"{player!r}")
+    label = player if isinstance(player, str) else getattr(player, "__name__", "strategy")
     _whole(seed, "seed", 0)
     workers = _whole((os.cpu_count() or 1) if workers is None else workers, "workers", 1)
     w, r = resolve_way(way), resolve(rules)
@@ -163,6 +192,7 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
     seat_wins = np.zeros(seats, dtype=np.int64)
     round_hist = np.zeros(seats + 1, dtype=np.int64)
     masks = np.zeros(2048, dtype=np.int64)
+    seat_fouls = np.zeros(seats, dtype=np.int64)
     bar = Progress(rounds, "simulating", (progress if progress is not None
                                           else os.isatty(2)) and rounds >= 10 * BLOCK)
     t0 = time.perf_counter()
@@ -179,11 +209,12 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
                 while b < nblocks and len(pending) < 2 * workers:
                     n = min(BLOCK, rounds - b * BLOCK)
                     pending.append((pool.submit(_block, b, n, seats, seed, w, r,
-                                                player == "optimal", table is not None), n))
+                                                player, table is not None), n))
                     b += 1
                 fut, n = pending.popleft()
-                sw, rh, mk = fut.result()
+                sw, rh, mk, fl = fut.result()
                 seat_wins += sw
+                seat_fouls += fl
                 round_hist += rh
                 masks += mk
                 done += n
@@ -199,8 +230,8 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
         paid = table.paid_counts(masks)
         bonus_counts = {c or "loses": n for c, n in paid.items()}
         bonus_ev = float(table.ev(paid))
-    losses = tuple(int(rounds - x) for x in seat_wins)
-    return SimResult(rounds, seats, w.name, player, r, seed, tuple(int(x) for x in seat_wins),
-                     losses, (0,) * seats, tuple(int(x) for x in round_hist),
+    losses = tuple(int(rounds - x - f) for x, f in zip(seat_wins, seat_fouls, strict=True))
+    return SimResult(rounds, seats, w.name, label, r, seed, tuple(int(x) for x in seat_wins),
+                     losses, tuple(int(x) for x in seat_fouls), tuple(int(x) for x in round_hist),
                      None if table is None else table.name, bonus_counts, bonus_ev, elapsed)
 
