@@ -1125,3 +1125,57 @@ def class_weights_enumerate(const int64_t[::1] keys):
             for e in range(d + 1, 7):
                 c[e] = c[e - 1] + 1
     return counts, missing
+
+
+# ---------------------------------------------------------------------------------------------
+# the C-level API declared in _core.pxd (for Cython code that cimports it)
+# ---------------------------------------------------------------------------------------------
+
+cdef int32_t strength4(int a, int b, int c, int d, int low) noexcept nogil:
+    return lookup4(a, b, c, d, low)
+
+
+cdef int32_t strength2(int a, int b) noexcept nogil:
+    return lookup2(a, b)
+
+
+cdef int32_t strength1(int a) noexcept nogil:
+    return S1[a]
+
+
+cdef int split_strengths7(const int* seven, int low, int32_t* high, int32_t* medium,
+                          int32_t* low_hand) noexcept nogil:
+    cdef int32_t h35[35]
+    cdef int32_t m21[21]
+    cdef int32_t l7[7]
+    cdef int k, legal = 0
+    seven_parts(seven, low, h35, m21, l7)
+    for k in range(NSPLITS):
+        high[k] = h35[SPLIT_Q[k]]
+        medium[k] = m21[SPLIT_M[k]]
+        low_hand[k] = l7[SPLIT_L[k]]
+        legal += high[k] > medium[k] and medium[k] > low_hand[k]
+    return legal
+
+
+cdef int settle3(const int32_t* player, const int32_t* dealer) noexcept nogil:
+    if not (player[0] > player[1] and player[1] > player[2]):
+        return -1
+    return ((player[0] > dealer[0]) + (player[1] > dealer[1]) + (player[2] > dealer[2])) >= 2
+
+
+cdef int house_way7(const int* seven, int low, int way, int32_t* hml) noexcept nogil:
+    cdef int c[7]
+    cdef int k
+    for k in range(7):
+        c[k] = seven[k]
+    sort7(c)
+    if way == 0:
+        return choose(c, low, 1, 1, 2, 0, hml)
+    if way == 1:
+        return choose(c, low, 0, 1, 2, 0, hml)
+    return choose(c, low, 0, 0, 1, 2, hml)
+
+
+cdef int bonus_mask7(const int* seven) noexcept nogil:
+    return bonus_mask(seven)

@@ -1,0 +1,48 @@
+"""The Cython API (asiapoker/_core.pxd): the example extension in examples/cython_api is built
+against the installed package and its results are compared with the Python API."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from asiapoker import bonus_hands, dealer_strengths, legal_splits
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "cython_api"
+
+
+@pytest.fixture(scope="module")
+def fast_sim(tmp_path_factory):
+    pytest.importorskip("Cython", reason="the test extra installs Cython")
+    where = tmp_path_factory.mktemp("cython_api")
+    for name in ("fast_sim.pyx", "setup.py"):
+        shutil.copy(EXAMPLE / name, where / name)
+    done = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=where,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    sys.path.insert(0, str(where))
+    try:
+        import fast_sim
+        yield fast_sim
+    finally:
+        sys.path.remove(str(where))
+
+
+@pytest.mark.parametrize(("way", "code", "a234"), [("classic", 0, "high"),
+                                                   ("medium-first", 1, "low"),
+                                                   ("high-first", 2, "high")])
+def test_cimported_core_agrees_with_the_python_api(fast_sim, way, code, a234):
+    from asiapoker import Rules
+    rules = Rules(a234=a234)
+    rng = np.random.default_rng(code)
+    both = np.argsort(rng.random((3000, 53)), axis=1)[:, :14].astype(np.int8)
+    dealer, player = np.ascontiguousarray(both[:, :7]), np.ascontiguousarray(both[:, 7:])
+    wins, legal, bonus = fast_sim.play(dealer, player, code, rules.low)
+    d = dealer_strengths(dealer, way, rules)
+    p = dealer_strengths(player, way, rules)
+    assert wins == int(((p > d).sum(1) >= 2).sum())
+    assert legal == int(legal_splits(player, rules).sum())
+    assert bonus == int((bonus_hands(player) >= 0).sum())
