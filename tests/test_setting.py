@@ -139,3 +139,35 @@ def test_legal_splits_rejects_bad_rows():
         legal_splits(np.vstack([good, [[0, 0, 1, 2, 3, 4, 5]]]))
     with pytest.raises(HandSizeError):
         legal_splits(np.arange(6).reshape(1, 6))
+
+
+def test_batch_building_blocks_agree_with_the_single_hand_functions(rng):
+    from asiapoker import (
+        dealer_strengths,
+        house_way,
+        house_way_splits,
+        settle_many,
+        split_strengths_of,
+    )
+
+    both = np.argsort(rng.random((300, 53)), axis=1)[:, :14]
+    player, dealer = both[:, :7], both[:, 7:]
+    rng_k = np.random.default_rng(3).integers(0, 105, len(player))
+    p = split_strengths_of(player, rng_k)
+    d = dealer_strengths(dealer, "classic")
+    hw = house_way_splits(player, "classic")
+    assert (split_strengths_of(player, hw) == dealer_strengths(player, "classic")).all()
+    results = settle_many(p, d)
+    for i in range(40):
+        mine = splits(player[i].tolist())[rng_k[i]]
+        theirs = house_way(dealer[i].tolist(), "classic")
+        out = settle(mine, theirs)
+        assert results[i] == {"win": 1, "lose": 0, "foul": -1}[out.result]
+    with pytest.raises(IllegalSettingError, match=r"outside 0\.\.104"):
+        split_strengths_of(player[:2], [0, 105])
+    with pytest.raises(IllegalSettingError, match="one integer index per row"):
+        split_strengths_of(player[:2], [0])
+    with pytest.raises(DuplicateCardError, match="row 0"):
+        split_strengths_of([[1, 1, 2, 3, 4, 5, 6]], [0])
+    with pytest.raises(IllegalSettingError, match="n x 3"):
+        settle_many(p[:3], d[:4])

@@ -30,7 +30,7 @@ from .errors import (
     RuleError,
     WagerError,
 )
-from .house_way import DEFAULT_WAY, HouseWay, dealer_strengths, house_way
+from .house_way import DEFAULT_WAY, HouseWay, dealer_strengths, house_way, house_way_splits
 from .ranks import CATEGORIES, HandRank, rank, strengths
 from .rules import Rules
 from .setting import (
@@ -40,7 +40,9 @@ from .setting import (
     is_legal,
     legal_splits,
     settle,
+    settle_many,
     split_strengths,
+    split_strengths_of,
     splits,
 )
 from .simulation import SimResult, simulate
@@ -88,17 +90,20 @@ __all__ = [
     "equilibrium",
     "exploitability",
     "house_way",
+    "house_way_splits",
     "is_legal",
     "legal_splits",
     "parse_cards",
     "rack",
     "rank",
     "settle",
+    "settle_many",
     "simulate",
     "simulation",
     "solve",
     "solve_many",
     "split_strengths",
+    "split_strengths_of",
     "splits",
     "strengths",
     "table",

@@ -45,7 +45,7 @@ from .ranks import CATEGORIES, as_card_array, bad_row_error
 from .rules import Rules, resolve
 from .setting import SPLIT_POSITIONS, Setting
 
-__all__ = ["HouseWay", "WayLike", "dealer_strengths", "house_way"]
+__all__ = ["HouseWay", "WayLike", "dealer_strengths", "house_way", "house_way_splits"]
 
 _HANDS = ("high", "medium", "low")
 _ALIASES = {"medium-first": ("medium", "low", "high"), "high-first": ("high", "medium", "low")}
@@ -335,6 +335,22 @@ def dealer_strengths(hands: Any, way: WayLike = DEFAULT_WAY,
     bad, out = w._triples(arr, r)
     if bad >= 0:
         raise bad_row_error(arr, bad, "hands")
+    return out
+
+
+def house_way_splits(hands: Any, way: WayLike = DEFAULT_WAY,
+                     rules: Rules | None = None) -> npt.NDArray[np.int16]:
+    """The house way's split of each row of an n x 7 array of card ids, as an index into
+    :data:`~asiapoker.SPLIT_POSITIONS` of the row as given (the first split with the way's
+    strengths); an n int16 array.
+
+    >>> house_way_splits([[51, 50, 47, 46, 43, 42, 0]], "classic").tolist()
+    [92]
+    """
+    arr = as_card_array(hands, 7, "hands")
+    tri = dealer_strengths(arr, way, rules)
+    out = np.empty(len(arr), dtype=np.int16)
+    _core.match_split_kernel(arr, resolve(rules).low, tri, out)
     return out
 
 

@@ -39,7 +39,9 @@ __all__ = [
     "is_legal",
     "legal_splits",
     "settle",
+    "settle_many",
     "split_strengths",
+    "split_strengths_of",
     "splits",
 ]
 
@@ -271,6 +273,48 @@ def settle(player: SettingLike, dealer: SettingLike, rules: Rules | None = None)
     if (ph > dh) + (pm > dm) + (pl > dl) >= 2:
         return Outcome("win", hands, r.pays)
     return Outcome("lose", hands, -1.0)
+
+
+def split_strengths_of(hands: Any, splits: Any,
+                       rules: Rules | None = None) -> npt.NDArray[np.int32]:
+    """(high, medium, low) strengths of split ``splits[i]`` (an index into
+    :data:`SPLIT_POSITIONS`) of row ``hands[i]`` of an n x 7 array of card ids: an n x 3 int32
+    array, every row and index checked first."""
+    arr = as_card_array(hands, 7, "hands")
+    bad = _core.class_keys_kernel(arr, np.empty(len(arr), dtype=np.int64))
+    if bad >= 0:
+        raise bad_row_error(arr, bad, "hands")
+    k = np.asarray(splits)
+    if k.shape != (len(arr),) or k.dtype.kind not in "iu":
+        raise IllegalSettingError(f"splits must be one integer index per row, shape "
+                                  f"({len(arr)},); got shape {k.shape} ({k.dtype})")
+    wrong = np.flatnonzero((k < 0) | (k > 104))
+    if len(wrong):
+        raise IllegalSettingError(f"splits row {int(wrong[0])}: index {int(k[wrong[0]])} is "
+                                  "outside 0..104")
+    return chosen_strengths(arr, k, rules)
+
+
+def settle_many(player: Any, dealer: Any, rules: Rules | None = None) -> npt.NDArray[np.int8]:
+    """Settle n wagers at once from (high, medium, low) strengths (n x 3 arrays, as
+    :func:`split_strengths_of` and :func:`~asiapoker.dealer_strengths` give them): 1 the
+    wager wins, 0 it loses, -1 the player's setting is a foul.  Multiply by the stake and
+    ``rules.pays`` for money.
+
+    >>> settle_many([[5 << 16, 1 << 16, 3], [1, 2, 3]], [[4 << 16, 2 << 16, 9], [9, 2, 1]]).tolist()
+    [0, -1]
+    """
+    resolve(rules)
+    p = np.asarray(player)
+    d = np.asarray(dealer)
+    if p.ndim != 2 or p.shape[1] != 3 or p.shape != d.shape or p.dtype.kind not in "iu" \
+            or d.dtype.kind not in "iu":
+        raise IllegalSettingError(f"settle_many needs two integer n x 3 strength arrays of "
+                                  f"one shape, got {p.shape} ({p.dtype}) and {d.shape} "
+                                  f"({d.dtype})")
+    legal = (p[:, 0] > p[:, 1]) & (p[:, 1] > p[:, 2])
+    won = (p > d).sum(axis=1) >= 2
+    return np.where(legal, won.astype(np.int8), np.int8(-1)).astype(np.int8)
 
 
 def legal_splits(hands: Any, rules: Rules | None = None) -> npt.NDArray[np.bool_]:
