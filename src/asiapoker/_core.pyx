@@ -780,6 +780,11 @@ cdef class DealerModel:
             if bad < 0:
                 dist = <int32_t*>calloc(self.n_triples, sizeof(int32_t))
                 scratch = <int64_t*>calloc(36 * CELLS, sizeof(int64_t))
+                if dist == NULL or scratch == NULL:
+                    free(dist)
+                    free(scratch)
+                    bad = -2
+            if bad == -1:
                 for i in range(hands.shape[0]):
                     load7(&hands[i, 0], c)
                     self.distribution(c, dist)
@@ -790,6 +795,8 @@ cdef class DealerModel:
                     self.wins(c, dist, &out[i, 0], scratch, side != 0)
                 free(dist)
                 free(scratch)
+        if bad == -2:
+            raise MemoryError("asiapoker: no memory for the dealer distribution")
         return bad
 
     def dealer_distribution(self, tuple ids):
@@ -911,8 +918,11 @@ cdef void build_windows() noexcept nogil:
 build_windows()
 
 
-cdef extern from *:
-    int popcount "__builtin_popcount" (unsigned int x) noexcept nogil
+cdef inline int popcount(unsigned int x) noexcept nogil:
+    """Bits set in ``x`` (portable: no compiler builtin)."""
+    x = x - ((x >> 1) & 0x55555555u)
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u)
+    return <int>((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24)
 
 
 cdef int bonus_mask(const int* c) noexcept nogil:
