@@ -1,5 +1,6 @@
 """The bonus wager (SPEC 4): categories, pay tables, exact odds."""
 
+from fractions import Fraction
 from math import comb
 
 import numpy as np
@@ -94,7 +95,9 @@ def test_odds_of_the_regulation_tables():
     for odds in (a, b, c):
         assert abs(sum(r.probability for r in odds.rows) - 1) < 1e-12
         assert odds.ev == pytest.approx(sum(r.return_ for r in odds.rows))
-        assert odds.ev_exact.denominator and odds.rows[-1].category is None
+        assert odds.rows[-1].category is None
+        assert odds.ev_exact == Fraction(sum(r.count * r.pays for r in odds.rows[:-1])
+                                         - odds.rows[-1].count, odds.total)
         assert [r.pays for r in odds.rows[:-1]] == sorted((r.pays for r in odds.rows[:-1]),
                                                           reverse=True)
 

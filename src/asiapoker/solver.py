@@ -7,8 +7,8 @@ how many of them it beats on two hands of three (rule 3.2-3.4), in integers.
 >>> sol = solve("As Kd 7h 7c Jk 2s 9d")
 >>> sol.total, str(sol.best.setting) == str(sol.settings[0].setting)
 (53524680, True)
->>> sol.house_way_cost >= 0
-True
+>>> str(sol.house_way_setting), sol.house_way_cost      # the house way is best here
+('Jk As 9d 2s | 7h 7c | Kd', 0.0)
 """
 
 from __future__ import annotations
