@@ -30,7 +30,7 @@ from ._progress import Progress
 from .cards import Card, card_of
 from .errors import AsiaPokerError, HouseWayError
 from .rules import Rules
-from .setting import SPLIT_POSITIONS, Setting, chosen_strengths, setting_of
+from .setting import SPLIT_POSITIONS, Setting, chosen_strengths, setting_of, setting_of_split
 
 FORMAT = 1
 _SPLIT_OF = {(sum(1 << p for p in h), lo): k for k, (h, _, lo) in enumerate(SPLIT_POSITIONS)}
@@ -115,9 +115,7 @@ class CompiledWay:
         tri = self.triples(Rules())[i:i + 1]
         k = np.empty(1, dtype=np.int16)
         _core.match_split_kernel(arr, 0, np.ascontiguousarray(tri), k)
-        h, m, lo = SPLIT_POSITIONS[int(k[0])]
-        return Setting._checked(tuple(sorted((ids[p] for p in h), reverse=True)),
-                                tuple(sorted((ids[p] for p in m), reverse=True)), ids[lo])
+        return setting_of_split(ids, int(k[0]))
 
     def split_of(self, ids: tuple[int, ...], setting: Setting) -> int:
         """Index (in SPLIT_POSITIONS order of ``ids``) of ``setting``."""
@@ -135,9 +133,7 @@ class CompiledWay:
             if len(illegal):
                 i = int(illegal[0])
                 ids = tuple(int(c) for c in self.reps[i])
-                h, m, lo = SPLIT_POSITIONS[int(self.splits[i])]
-                setting = Setting._checked(tuple(ids[p] for p in h), tuple(ids[p] for p in m),
-                                           ids[lo])
+                setting = setting_of_split(ids, int(self.splits[i]))
                 raise HouseWayError(
                     f"house way {self.name!r} sets {' '.join(str(card_of(c)) for c in ids)} "
                     f"as {setting}, which is not legal ({rules.describe()})")

@@ -268,16 +268,15 @@ def strength(tuple ids, int low):
 def split_strengths(tuple ids, int low):
     """(high, medium, low) strength lists of the 105 splits of seven checked ids."""
     cdef int c[7]
-    cdef int32_t h35[35]
-    cdef int32_t m21[21]
-    cdef int32_t l7[7]
+    cdef int32_t hi[NSPLITS]
+    cdef int32_t me[NSPLITS]
+    cdef int32_t lo[NSPLITS]
     cdef int k
     for k in range(7):
         c[k] = ids[k]
-    seven_parts(c, low, h35, m21, l7)
-    return ([h35[SPLIT_Q[k]] for k in range(NSPLITS)],
-            [m21[SPLIT_M[k]] for k in range(NSPLITS)],
-            [l7[SPLIT_L[k]] for k in range(NSPLITS)])
+    split_strengths7(c, low, hi, me, lo)
+    return [hi[k] for k in range(NSPLITS)], [me[k] for k in range(NSPLITS)], \
+        [lo[k] for k in range(NSPLITS)]
 
 
 def split_positions():
@@ -363,19 +362,19 @@ def split_strengths_kernel(const card_t[:, ::1] hands, int low, int32_t[:, :, ::
     cdef Py_ssize_t i, bad
     cdef int k
     cdef int c[7]
-    cdef int32_t h35[35]
-    cdef int32_t m21[21]
-    cdef int32_t l7[7]
+    cdef int32_t hi[NSPLITS]
+    cdef int32_t me[NSPLITS]
+    cdef int32_t lo[NSPLITS]
     with nogil:
         bad = check_rows(hands)
         if bad < 0:
             for i in range(hands.shape[0]):
                 load7(&hands[i, 0], c)
-                seven_parts(c, low, h35, m21, l7)
+                split_strengths7(c, low, hi, me, lo)
                 for k in range(NSPLITS):
-                    out[i, k, 0] = h35[SPLIT_Q[k]]
-                    out[i, k, 1] = m21[SPLIT_M[k]]
-                    out[i, k, 2] = l7[SPLIT_L[k]]
+                    out[i, k, 0] = hi[k]
+                    out[i, k, 1] = me[k]
+                    out[i, k, 2] = lo[k]
     return bad
 
 
@@ -387,19 +386,18 @@ def match_split_kernel(const card_t[:, ::1] hands, int low, const int32_t[:, ::1
     cdef Py_ssize_t i, bad
     cdef int k
     cdef int c[7]
-    cdef int32_t h35[35]
-    cdef int32_t m21[21]
-    cdef int32_t l7[7]
+    cdef int32_t hi[NSPLITS]
+    cdef int32_t me[NSPLITS]
+    cdef int32_t lo[NSPLITS]
     with nogil:
         bad = check_rows(hands)
         if bad < 0:
             for i in range(hands.shape[0]):
                 load7(&hands[i, 0], c)
-                seven_parts(c, low, h35, m21, l7)
+                split_strengths7(c, low, hi, me, lo)
                 out[i] = -1
                 for k in range(NSPLITS):
-                    if (h35[SPLIT_Q[k]] == tri[i, 0] and m21[SPLIT_M[k]] == tri[i, 1]
-                            and l7[SPLIT_L[k]] == tri[i, 2]):
+                    if hi[k] == tri[i, 0] and me[k] == tri[i, 1] and lo[k] == tri[i, 2]:
                         out[i] = k
                         break
     return bad

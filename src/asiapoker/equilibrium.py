@@ -23,6 +23,7 @@ asiapoker.errors.HouseWayError: side must be 'dealer' or 'player', got 'banker'
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import sys
@@ -37,22 +38,20 @@ import numpy.typing as npt
 
 from . import _core
 from ._compile import (
-    CompiledWay,
     _load,
     _save,
     _slug,
     class_table,
     default_cache_dir,
-    splits_digest,
 )
 from ._progress import Progress
 from .errors import AsiaPokerError, HouseWayError
-from .house_way import HouseWay, WayLike, resolve_way
+from .house_way import HouseWay, WayLike, house_way_splits, resolve_way
 from .rules import Rules, resolve
 from .solver import model
 
-__all__ = ["EquilibriumResult", "Iteration", "best_response", "class_weights", "equilibrium",
-           "way_digest"]
+__all__ = ["EquilibriumResult", "Iteration", "best_response", "best_response_splits",
+           "changed_share", "class_weights", "equilibrium", "way_digest"]
 
 Side = Literal["dealer", "player"]
 _CHUNK = 1024
@@ -67,25 +66,16 @@ def way_digest(way: HouseWay, rules: Rules) -> str:
     return hashlib.sha256(f"{text}|a234={rules.a234}".encode()).hexdigest()
 
 
+@functools.cache
 def class_weights() -> npt.NDArray[np.int64]:
     """How many of the C(53, 7) hands fall in each class (in class-table order), counted by
-    enumerating every hand in the core (about 6 s, then kept for the process)."""
-    return _class_weights()
-
-
-def _class_weights() -> npt.NDArray[np.int64]:
-    global _WEIGHTS
-    if _WEIGHTS is None:
-        keys, _ = class_table()
-        counts, missing = _core.class_weights_enumerate(keys)
-        if missing:  # pragma: no cover - every hand has a class
-            raise AsiaPokerError(f"{missing} hands have no class")
-        counts.setflags(write=False)
-        _WEIGHTS = counts
-    return _WEIGHTS
-
-
-_WEIGHTS: npt.NDArray[np.int64] | None = None
+    enumerating every hand in the core (about 6 s, then kept for the process); read-only."""
+    keys, _ = class_table()
+    counts, missing = _core.class_weights_enumerate(keys)
+    if missing:  # pragma: no cover - every hand has a class
+        raise AsiaPokerError(f"{missing} hands have no class")
+    counts.setflags(write=False)
+    return counts
 
 
 def _check_side(side: str) -> int:
@@ -113,9 +103,7 @@ def best_response_splits(way: HouseWay, rules: Rules, side: Side, rows: npt.NDAr
         m.solve_rows(chunk, counts, totals, flag)
         legal = np.empty((k, 105), dtype=np.uint8)
         _core.legal_kernel(chunk, rules.low, legal)
-        _, own = way._triples(chunk, rules)
-        own_k = np.empty(k, dtype=np.int16)
-        _core.match_split_kernel(chunk, rules.low, own, own_k)
+        own_k = house_way_splits(chunk, way, rules)
         score = np.where(legal.view(bool), counts * 2, -1)
         score[np.arange(k), own_k] += 1          # ties go to the way's own setting
         out[lo:lo + k] = np.argmax(score, axis=1)
@@ -240,12 +228,3 @@ def equilibrium(start: WayLike = "classic", rules: Rules | None = None, *,
         way = nxt
     return EquilibriumResult(steps)
 
-
-def as_compiled(way: HouseWay) -> CompiledWay:
-    """The class table of a stored way (an error for a built-in one)."""
-    if way._compiled is None:
-        raise HouseWayError(f"{way.name!r} is a built-in way, not a stored class table")
-    return way._compiled
-
-
-__all__ += ["as_compiled", "best_response_splits", "changed_share", "splits_digest"]

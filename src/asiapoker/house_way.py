@@ -43,7 +43,7 @@ from .errors import HouseWayError
 from .rack import Card, apply_card
 from .ranks import CATEGORIES, as_card_array, bad_row_error
 from .rules import Rules, resolve
-from .setting import SPLIT_POSITIONS, Setting
+from .setting import Setting, setting_of_split
 
 __all__ = ["HouseWay", "WayLike", "dealer_strengths", "house_way", "house_way_splits"]
 
@@ -222,10 +222,7 @@ class HouseWay:
         k, hml = _core.choose_one(ids, rules.low, *self._code)
         if k < 0:  # pragma: no cover - every seven cards have a legal setting
             raise HouseWayError(f"no legal setting for {ids}")
-        s = sorted(ids, reverse=True)       # SPLIT_POSITIONS of the ascending order, read
-        h, m, lo = SPLIT_POSITIONS[k]        # from the top so each hand shows high to low
-        return Setting._checked(tuple(s[6 - i] for i in reversed(h)),
-                                tuple(s[6 - i] for i in reversed(m)), s[6 - lo]), hml
+        return setting_of_split(sorted(ids), k), hml     # k indexes the ascending order
 
     def explain(self, seven: CardsLike, rules: Rules | None = None) -> tuple[Setting, str]:
         """The setting and a short reason a dealer could read: for a rack-card way, the rule

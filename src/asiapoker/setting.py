@@ -200,6 +200,14 @@ def splits(seven: CardsLike) -> list[Setting]:
             for h, m, lo in SPLIT_POSITIONS]
 
 
+def setting_of_split(ids: Sequence[int], k: int) -> Setting:
+    """Split ``k`` (:data:`SPLIT_POSITIONS` of ``ids``) of seven checked card ids, each hand
+    written from its highest card down."""
+    h, m, lo = SPLIT_POSITIONS[k]
+    return Setting._checked(tuple(sorted((ids[p] for p in h), reverse=True)),
+                            tuple(sorted((ids[p] for p in m), reverse=True)), ids[lo])
+
+
 def split_strengths(seven: CardsLike, rules: Rules | None = None) -> list[tuple[int, int, int]]:
     """The (high, medium, low) strengths of all 105 splits of seven cards, in
     :data:`SPLIT_POSITIONS` order (computed in the core: cheap enough for a user-written house

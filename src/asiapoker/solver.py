@@ -39,7 +39,7 @@ from ._classes import (
 )
 from .cards import CardsLike, card_of, to_ids
 from .errors import AsiaPokerError
-from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
+from .house_way import DEFAULT_WAY, HouseWay, WayLike, house_way_splits, resolve_way
 from .ranks import as_card_array, bad_row_error
 from .rules import Rules, resolve
 from .setting import Setting, splits
@@ -400,7 +400,5 @@ def solve_many(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = Non
     is_legal = legal.view(bool)
     ev = np.where(is_legal, (wins * r.pays - (DEALER_HANDS - wins)) / DEALER_HANDS, -1.0)
     best = np.argmax(np.where(is_legal, wins, -1), axis=1).astype(np.int16)
-    _, own = w._triples(arr, r)
-    hw = np.empty(len(arr), dtype=np.int16)
-    _core.match_split_kernel(arr, r.low, own, hw)
+    hw = house_way_splits(arr, w, r)
     return BatchSolution(best, ev, wins, is_legal, hw, DEALER_HANDS, w.name, r)
