@@ -575,13 +575,54 @@ def house_way_kernel(const card_t[:, ::1] hands, int low, int kind, int o0, int 
 # with binomials of the cards left, and the two-of-three counts come from one sweep over the
 # triples in high-strength order with 2D prefix sums over (medium, low).
 
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
 cdef enum:
     NM = 91          # distinct medium strengths
     NL = 13          # distinct low strengths
     CELLS = 92 * 14  # (NM + 1) * (NL + 1)
+
+cdef enum:
+    GROWS = 1024     # rows of one rank multiset solved together (a longer run is split)
+    GMAXT = 512      # distinct player triples in such a run (at most 2 * 105 occur)
+    GMAXS = 128      # distinct suit sets (subsets of at most 7 ranks)
+    GHASH = 1024     # open-addressing table of triple keys
+    GWORK = (8 * (3 * CELLS + GMAXT + (GMAXS + 2) * GMAXT + GHASH)
+             + 2 * (GROWS * 105 + GROWS * 4 + 8192 + GHASH + GHASH))
+
+
+cdef void answer_on(Py_ssize_t n, const int32_t* th, const int16_t* cell, const int32_t* dist,
+                    int nt, const int64_t* qkey, int64_t* out, int64_t* A, int64_t* PA,
+                    int64_t* PB) noexcept nogil:
+    """DealerModel.answer over ``n`` triples given by their high strengths (ascending) and
+    (medium, low) cells."""
+    cdef Py_ssize_t p = 0, last = -1
+    cdef int j = 0, mi, li
+    cdef int64_t h
+    memset(A, 0, CELLS * sizeof(int64_t))
+    while j < nt:
+        h = qkey[j] >> 12
+        while p < n and th[p] < h:
+            A[cell[p]] += dist[p]
+            p += 1
+        if p != last:                          # PA is still right when nothing was added
+            prefix2d(A, PA)
+            last = p
+        while j < nt and (qkey[j] >> 12) == h:
+            mi = (qkey[j] >> 4) & 127
+            li = qkey[j] & 15
+            out[j] = (PA[mi * (NL + 1) + NL] + PA[NM * (NL + 1) + li]
+                      - 2 * PA[mi * (NL + 1) + li])
+            j += 1
+    while p < n:
+        A[cell[p]] += dist[p]
+        p += 1
+    prefix2d(A, PB)
+    for j in range(nt):
+        mi = (qkey[j] >> 4) & 127
+        li = qkey[j] & 15
+        out[j] += PB[mi * (NL + 1) + li]
 
 
 cdef class DealerModel:
@@ -602,6 +643,13 @@ cdef class DealerModel:
     cdef int32_t[:, ::1] db_tid         # n x 4: (+true, -single1, -single2, +rank-only)
     cdef int32_t[::1] mvals
     cdef int32_t[::1] lvals
+    # the two-suit corrections over the triples they touch only (for solve_groups): those
+    # triples' high strengths and cells, each entry's four positions among them, and where
+    # each run of entries with one F1 starts (entries come F1-major)
+    cdef int32_t[::1] du_h
+    cdef int16_t[::1] du_cell
+    cdef int32_t[:, ::1] db_pos
+    cdef int32_t[::1] db_run
 
     def __init__(self, int low, tr_h, tr_md, tr_ld, rk_pairs, rk_joker, rk_tid,
                  sg_f, sg_o, sg_joker, sg_tid, db_f1, db_f2, db_tid, mvals, lvals):
@@ -622,6 +670,13 @@ cdef class DealerModel:
         self.db_tid = db_tid
         self.mvals = mvals
         self.lvals = lvals
+        tids = np.asarray(db_tid, dtype=np.int32).reshape(-1, 4)
+        used = np.unique(tids)
+        self.du_h = np.ascontiguousarray(np.asarray(tr_h, dtype=np.int32)[used])
+        self.du_cell = np.ascontiguousarray(np.asarray(self.tr_cell)[used])
+        self.db_pos = np.searchsorted(used, tids).astype(np.int32).reshape(-1, 4)
+        f1 = np.asarray(db_f1)
+        self.db_run = np.flatnonzero(np.r_[True, f1[1:] != f1[:len(f1) - 1], True]).astype(np.int32)
 
     @property
     def sizes(self):
@@ -808,6 +863,248 @@ cdef class DealerModel:
         cdef int32_t[::1] cv = counts
         self.distribution(c, &cv[0])
         return counts.astype(np.int64)
+
+    cdef void answer(self, const int32_t* dist, int nt, const int64_t* qkey, int64_t* out,
+                     int64_t* A, int64_t* PA, int64_t* PB) noexcept nogil:
+        """out[j] = dealer hands of ``dist`` that the player triple ``qkey[j]`` beats on two
+        hands of three; ``qkey`` is sorted, each key is high << 12 | medium index << 4 | low
+        index (the indices of the first medium / low strength not below the player's)."""
+        answer_on(self.n_triples, &self.tr_h[0], &self.tr_cell[0], dist, nt, qkey, out, A, PA,
+                  PB)
+
+    cdef int solve_group(self, const int* rows, int g, int64_t* out, int32_t* dist,
+                         int64_t* work) noexcept nogil:
+        """The player's counts (``wins`` side 0) for ``g`` seven-card rows with one rank
+        multiset, sharing the dealer's rank-only counts and each suit's flush corrections
+        across the rows.  Returns 0, or -1 when the rows need more distinct triples or suit
+        sets than the work space holds (the caller then solves them one by one)."""
+        cdef int64_t* A = work
+        cdef int64_t* PA = A + CELLS
+        cdef int64_t* PB = PA + CELLS
+        cdef int64_t* qkey = PB + CELLS                 # GMAXT sorted distinct triples
+        cdef int64_t* L = qkey + GMAXT                  # (1 + GMAXS + 1) x GMAXT answers
+        cdef int16_t* tix = <int16_t*>(L + (GMAXS + 2) * GMAXT)   # g x 105 triple index
+        cdef int16_t* six = tix + GROWS * NSPLITS       # g x 4 suit-set index
+        cdef int16_t* smap = six + GROWS * 4            # 8192: suit set -> index
+        cdef int64_t* hkey = <int64_t*>(smap + 8192)    # hash of triple keys
+        cdef int16_t* hval = <int16_t*>(hkey + GHASH)
+        cdef int16_t* rank_of_prov = hval + GHASH
+        cdef int sets[GMAXS]
+        cdef int avail[13]
+        cdef int avail_in[13]
+        cdef int64_t P[65]
+        cdef int64_t Q[52]
+        cdef int32_t h35[35]
+        cdef int32_t m21[21]
+        cdef int32_t l7[7]
+        cdef int i, k, r, s, s2, t, mi, li, nt = 0, ns = 0, jok = 1, f, smask, slot, amask
+        cdef int amask2
+        cdef int32_t m, l
+        cdef int64_t key, cnt, acc
+        cdef Py_ssize_t n, nr = self.rk_tid.shape[0], nsg = self.sg_f.shape[0]
+        cdef Py_ssize_t ndb = self.db_f1.shape[0]
+        cdef const int* c
+        cdef const uint8_t* o
+        cdef const uint8_t* rk = &self.rk_pairs[0, 0]
+        cdef const uint8_t* rkj = &self.rk_joker[0]
+        cdef const int32_t* rkt = &self.rk_tid[0]
+        cdef const uint16_t* sgf = &self.sg_f[0]
+        cdef const uint8_t* sgo = &self.sg_o[0, 0]
+        cdef const uint8_t* sgj = &self.sg_joker[0]
+        cdef const int32_t* sgt = &self.sg_tid[0, 0]
+        cdef int64_t* Lrow
+        cdef Py_ssize_t nu = self.du_h.shape[0], nrun = self.db_run.shape[0] - 1
+        cdef const int32_t* run = &self.db_run[0]
+        cdef const uint16_t* dbf1 = &self.db_f1[0] if ndb else NULL
+        cdef const uint16_t* dbf2 = &self.db_f2[0] if ndb else NULL
+        cdef const int32_t* dpos = &self.db_pos[0, 0] if ndb else NULL
+        # the rows: their distinct (high, medium, low) triples and suit sets
+        memset(hval, 0xFF, GHASH * sizeof(int16_t))      # -1: empty
+        memset(smap, 0xFF, 8192 * sizeof(int16_t))
+        for i in range(g):
+            c = rows + 7 * i
+            seven_parts(c, self.low, h35, m21, l7)
+            for k in range(NSPLITS):
+                m = m21[SPLIT_M[k]]
+                l = l7[SPLIT_L[k]]
+                if not (h35[SPLIT_Q[k]] > m and m > l):
+                    tix[i * NSPLITS + k] = -1
+                    continue
+                mi = 0
+                while mi < NM and self.mvals[mi] < m:
+                    mi += 1
+                li = 0
+                while li < NL and self.lvals[li] < l:
+                    li += 1
+                key = (<int64_t>h35[SPLIT_Q[k]] << 12) | (mi << 4) | li
+                slot = <int>((<uint64_t>key * 0x9E3779B97F4A7C15ULL) >> 54)   # GHASH = 1024
+                while hval[slot] >= 0 and hkey[slot] != key:
+                    slot = (slot + 1) & (GHASH - 1)
+                if hval[slot] < 0:
+                    if nt == GMAXT:
+                        return -1
+                    hkey[slot] = key
+                    hval[slot] = nt
+                    qkey[nt] = key
+                    nt += 1
+                tix[i * NSPLITS + k] = hval[slot]
+            for s in range(4):
+                smask = 0
+                for k in range(7):
+                    if c[k] != JOKER and (c[k] & 3) == s:
+                        smask |= 1 << (c[k] >> 2)
+                if smap[smask] < 0:
+                    if ns == GMAXS:
+                        return -1
+                    smap[smask] = ns
+                    sets[ns] = smask
+                    ns += 1
+                six[i * 4 + s] = smap[smask]
+        # sort the distinct triples (insertion sort: at most GMAXT) and renumber the rows'
+        for t in range(nt):
+            rank_of_prov[t] = t
+        for t in range(1, nt):
+            key = qkey[t]
+            k = rank_of_prov[t]
+            i = t - 1
+            while i >= 0 and qkey[i] > key:
+                qkey[i + 1] = qkey[i]
+                rank_of_prov[i + 1] = rank_of_prov[i]
+                i -= 1
+            qkey[i + 1] = key
+            rank_of_prov[i + 1] = k
+        for t in range(nt):                       # rank_of_prov: sorted -> provisional; invert
+            hval[rank_of_prov[t]] = t
+        for i in range(g * NSPLITS):
+            if tix[i] >= 0:
+                tix[i] = hval[tix[i]]
+        # the rank multiset's counts, shared by every row
+        c = rows
+        for r in range(13):
+            avail[r] = 4
+        for k in range(7):
+            if c[k] == JOKER:
+                jok = 0
+            else:
+                avail[c[k] >> 2] -= 1
+        for r in range(13):
+            for k in range(5):
+                P[r * 5 + k] = BINOM[avail[r]][k]
+        P[0] = 1
+        memset(dist, 0, self.n_triples * sizeof(int32_t))
+        for n in range(nr):
+            if rkj[n] and not jok:
+                continue
+            o = rk + 7 * n
+            dist[rkt[n]] += <int32_t>(P[o[0]] * P[o[1]] * P[o[2]] * P[o[3]] * P[o[4]] * P[o[5]]
+                                      * P[o[6]])
+        self.answer(dist, nt, qkey, L, A, PA, PB)
+        # one suit's flush corrections for each distinct suit set
+        for s in range(ns):
+            amask = 0x1FFF & ~sets[s]
+            for r in range(13):
+                avail_in[r] = (amask >> r) & 1
+                for k in range(4):
+                    Q[r * 4 + k] = BINOM[avail[r] - avail_in[r]][k]
+            Q[0] = 1
+            memset(dist, 0, self.n_triples * sizeof(int32_t))
+            for n in range(nsg):
+                if sgj[n] and not jok:
+                    continue
+                f = sgf[n]
+                if f & ~amask:
+                    continue
+                o = sgo + 3 * n
+                cnt = Q[o[0]] * Q[o[1]] * Q[o[2]]
+                if cnt:
+                    dist[sgt[2 * n]] += <int32_t>cnt
+                    dist[sgt[2 * n + 1]] -= <int32_t>cnt
+            self.answer(dist, nt, qkey, L + (1 + s) * GMAXT, A, PA, PB)
+        # each row: the sum of its parts, and its own two-suit corrections (joker with the dealer)
+        Lrow = L + (GMAXS + 1) * GMAXT
+        for i in range(g):
+            for t in range(nt):
+                Lrow[t] = 0
+            if jok and ndb:
+                memset(dist, 0, nu * sizeof(int32_t))
+                for s in range(4):
+                    smask = sets[six[i * 4 + s]]
+                    for s2 in range(s + 1, 4):
+                        amask2 = sets[six[i * 4 + s2]]
+                        for r in range(nrun):          # runs of entries with one F1
+                            n = run[r]
+                            if dbf1[n] & smask:
+                                continue
+                            for n in range(run[r], run[r + 1]):
+                                if dbf2[n] & amask2:
+                                    continue
+                                dist[dpos[4 * n]] += 1
+                                dist[dpos[4 * n + 1]] -= 1
+                                dist[dpos[4 * n + 2]] -= 1
+                                dist[dpos[4 * n + 3]] += 1
+                answer_on(nu, &self.du_h[0], &self.du_cell[0], dist, nt, qkey, Lrow, A, PA, PB)
+            for k in range(NSPLITS):
+                t = tix[i * NSPLITS + k]
+                if t < 0:
+                    out[i * NSPLITS + k] = 0
+                    continue
+                acc = L[t] + Lrow[t]
+                for s in range(4):
+                    acc += L[(1 + six[i * 4 + s]) * GMAXT + t]
+                out[i * NSPLITS + k] = acc
+        return 0
+
+    def solve_groups(self, const card_t[:, ::1] hands, int64_t[:, ::1] out):
+        """The same counts as ``solve_rows`` (side 0), faster when consecutive rows share their
+        rank multiset (as ``player_classes`` orders them): the dealer's rank-only counts and
+        each suit's flush corrections are computed once for such a run of rows.  Releases the
+        GIL.  Returns the first bad row or -1."""
+        cdef Py_ssize_t i, j, a, bad, nrows = hands.shape[0]
+        cdef int k, g
+        cdef int* rows
+        cdef int32_t* dist
+        cdef int64_t* work
+        cdef int64_t* scratch
+        cdef int64_t sig, sig0
+        with nogil:
+            bad = check_rows(hands)
+            if bad < 0:
+                rows = <int*>malloc(GROWS * 7 * sizeof(int))
+                dist = <int32_t*>calloc(self.n_triples, sizeof(int32_t))
+                work = <int64_t*>malloc(GWORK)
+                scratch = <int64_t*>calloc(36 * CELLS, sizeof(int64_t))
+                if rows == NULL or dist == NULL or work == NULL or scratch == NULL:
+                    bad = -2
+                else:
+                    a = 0
+                    while a < nrows:
+                        g = 0
+                        sig0 = 0
+                        while a + g < nrows and g < GROWS:
+                            sig = 0
+                            for k in range(7):
+                                if hands[a + g, k] == JOKER:
+                                    sig += (<int64_t>1) << 60
+                                else:
+                                    sig += (<int64_t>1) << (4 * (hands[a + g, k] >> 2))
+                            if g == 0:
+                                sig0 = sig
+                            elif sig != sig0:
+                                break
+                            load7(&hands[a + g, 0], rows + 7 * g)
+                            g += 1
+                        if self.solve_group(rows, g, &out[a, 0], dist, work) < 0:
+                            for j in range(g):
+                                self.distribution(rows + 7 * j, dist)
+                                self.wins(rows + 7 * j, dist, &out[a + j, 0], scratch, 0)
+                        a += g
+                free(rows)
+                free(dist)
+                free(work)
+                free(scratch)
+        if bad == -2:
+            raise MemoryError("asiapoker: no memory for the dealer distribution")
+        return bad
 
 
 cdef inline void prefix2d(const int64_t* a, int64_t* p) noexcept nogil:
@@ -1187,3 +1484,136 @@ cdef int house_way7(const int* seven, int low, int way, int32_t* hml) noexcept n
 
 cdef int bonus_mask7(const int* seven) noexcept nogil:
     return bonus_mask(seven)
+
+
+# ---------------------------------------------------------------------------------------------
+# player hands up to suit renaming
+# ---------------------------------------------------------------------------------------------
+
+cdef uint8_t SUIT_PERM[24][16]   # [renaming][suit mask] -> renamed mask
+
+
+cdef void build_suit_perms() noexcept nogil:
+    cdef int p = 0, a, b, c, d, m, s
+    cdef int img[4]
+    for a in range(4):
+        for b in range(4):
+            for c in range(4):
+                for d in range(4):
+                    if a == b or a == c or a == d or b == c or b == d or c == d:
+                        continue
+                    img[0] = a; img[1] = b; img[2] = c; img[3] = d
+                    for m in range(16):
+                        SUIT_PERM[p][m] = 0
+                        for s in range(4):
+                            if (m >> s) & 1:
+                                SUIT_PERM[p][m] |= 1 << img[s]
+                    p += 1
+
+
+build_suit_perms()
+
+
+def suit_classes_kernel(const int8_t[:, ::1] counts, const uint8_t[::1] joker,
+                        int8_t[:, ::1] out, int64_t[::1] weight, int32_t[::1] group):
+    """For each rank-count row (13 counts, 7 cards with the joker flag counted), every way
+    of giving the ranks suits that is the least under the 24 renamings of suits (each rank's
+    suit set read as a 4-bit mask, the lowest rank most significant), as sorted card ids,
+    with the size of its orbit and the row it came from.  Returns the number written, or -1
+    when ``out`` is too small."""
+    cdef Py_ssize_t row, n = 0, cap = out.shape[0]
+    cdef int rk[13]
+    cdef int mult[13]
+    cdef int digit[13]
+    cdef int lists[5][6]
+    cdef int nlist[5]
+    cdef int m, d, i, p, k, s, stab, full = 0
+    cdef int64_t code, alt
+    for m in range(16):
+        k = (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
+        nlist[k] = 0
+    for m in range(16):
+        k = (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
+        lists[k][nlist[k]] = m
+        nlist[k] += 1
+    with nogil:
+        for row in range(counts.shape[0]):
+            if full:
+                break
+            d = 0
+            for i in range(13):
+                if counts[row, i] > 0:
+                    rk[d] = i
+                    mult[d] = counts[row, i]
+                    digit[d] = 0
+                    d += 1
+            # the lowest rank's mask is fixed to the least of its size: lists[k][0]
+            while True:
+                code = 0
+                for i in range(d):
+                    code = (code << 4) | lists[mult[i]][digit[i]]
+                stab = 1
+                for p in range(1, 24):
+                    alt = 0
+                    for i in range(d):
+                        alt = (alt << 4) | SUIT_PERM[p][lists[mult[i]][digit[i]]]
+                    if alt < code:
+                        stab = 0
+                        break
+                    stab += alt == code
+                if stab:
+                    if n == cap:
+                        full = 1
+                        break
+                    k = 0
+                    for i in range(d):
+                        m = lists[mult[i]][digit[i]]
+                        for s in range(4):
+                            if (m >> s) & 1:
+                                out[n, k] = rk[i] * 4 + s
+                                k += 1
+                    if joker[row]:
+                        out[n, k] = JOKER
+                    weight[n] = 24 // stab
+                    group[n] = <int32_t>row
+                    n += 1
+                i = d - 1
+                while i >= 1 and digit[i] == nlist[mult[i]] - 1:
+                    digit[i] = 0
+                    i -= 1
+                if i < 1:
+                    break
+                digit[i] += 1
+    return -1 if full else n
+
+
+def class_codes_kernel(const card_t[:, ::1] hands, int64_t[::1] out):
+    """out[i] = the least, over the 24 renamings of suits, of row i's code (each rank's suits as
+    a 4-bit mask, rank 2 most significant), plus the joker as bit 52; rows are checked first.
+    Returns the first bad row or -1."""
+    cdef Py_ssize_t i, bad
+    cdef int k, p, r, c
+    cdef int masks[13]
+    cdef int64_t code, best, jok
+    with nogil:
+        bad = check_rows(hands)
+        if bad < 0:
+            for i in range(hands.shape[0]):
+                for r in range(13):
+                    masks[r] = 0
+                jok = 0
+                for k in range(7):
+                    c = hands[i, k]
+                    if c == JOKER:
+                        jok = (<int64_t>1) << 52
+                    else:
+                        masks[c >> 2] |= 1 << (c & 3)
+                best = -1
+                for p in range(24):
+                    code = 0
+                    for r in range(13):
+                        code = (code << 4) | SUIT_PERM[p][masks[r]]
+                    if best < 0 or code < best:
+                        best = code
+                out[i] = best | jok
+    return bad

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .analysis import Estimate, exploitability
+from .analysis import Analysis, Estimate, analyze, exploitability
 from .bonus import PayTable, bonus_hand, bonus_odds
 from .equilibrium import Iteration, equilibrium
 from .errors import AsiaPokerError, HouseWayError
@@ -303,6 +303,80 @@ def cmd_equilibrium(args: argparse.Namespace) -> None:
     print(f"{status}\nwritten to {args.out} (and its source to {source}); sha256 {digest}")
 
 
+def _player(spec: str) -> Any:
+    """--player: optimal, house-way, a way's name or .npz, or FILE.py:FUNC / module:FUNC (a
+    HouseWay object or a batch strategy: n x 7 hands -> n split indices)."""
+    if spec in ("optimal", "house-way"):
+        return spec
+    if ":" not in spec or spec.endswith(".npz"):
+        return _way(spec)
+    where, _, attr = spec.rpartition(":")
+    try:
+        if where.endswith(".py"):
+            mod_spec = importlib.util.spec_from_file_location(Path(where).stem, where)
+            if mod_spec is None or mod_spec.loader is None or not Path(where).exists():
+                raise AsiaPokerError(f"no strategy file {where!r}")
+            module = importlib.util.module_from_spec(mod_spec)
+            mod_spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(where)
+    except AsiaPokerError:
+        raise
+    except Exception as exc:
+        raise AsiaPokerError(f"cannot load player {spec!r}: {type(exc).__name__}: "
+                             f"{exc}") from None
+    fn = getattr(module, attr, None)
+    if not callable(fn) and not isinstance(fn, HouseWay):
+        raise AsiaPokerError(f"{where!r} has no strategy {attr!r}")
+    return fn
+
+
+def _print_analysis(a: Analysis) -> None:
+    print(a.table())
+    print(f"({a.describe()}; player {a.player})")
+    if a.sample is None and a.complete:
+        print(f"house edge, player sets optimally:  {float(a.figures['optimal'].house_edge):+.6%}"
+              f"  (exact: {a.figures['optimal'].house_edge})")
+        print(f"house edge, player copies the way:  "
+              f"{float(a.figures['house-way'].house_edge):+.6%}"
+              f"  (exact: {a.figures['house-way'].house_edge})")
+
+
+def cmd_analyze(args: argparse.Namespace) -> None:
+    rules = _rules(args)
+    if args.out is None and args.sample is None:
+        raise AsiaPokerError("analyze needs --out DIR (or --sample N for an estimate)")
+    client = None
+    if args.scheduler:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise AsiaPokerError("--scheduler needs Dask: pip install 'asiapoker[dask]'") from None
+        client = Client(args.scheduler)
+    try:
+        a = analyze(_way(args.way), rules, _player(args.player), out=args.out,
+                    workers=args.workers, client=client, shard=args.shard, sample=args.sample,
+                    seed=args.seed, progress=False if args.quiet else None,
+                    parquet=not args.no_parquet and args.sample is None)
+    finally:
+        if client is not None:
+            client.close()
+    if args.json:
+        _emit(args, a.to_dict(), "")
+        return
+    _print_analysis(a)
+    if args.out is not None and a.complete:
+        print(f"results in {args.out}: summary.json"
+              + ("" if args.no_parquet else ", classes.parquet")
+              + f" ({a.seconds:.0f} s)")
+
+
+def cmd_report(args: argparse.Namespace) -> None:
+    from .report import write_report
+    path = write_report(args.results, args.out)
+    print(f"report written to {path}")
+
+
 def _parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     common.add_argument("--json", action="store_true", help="print JSON for programs")
@@ -383,6 +457,26 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_equilibrium)
+    s = sub.add_parser("analyze", parents=[common],
+                       help="the whole game exactly: every player hand, optimal and house-way")
+    s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
+    s.add_argument("--player", default="optimal",
+                   help="optimal, house-way, a way, or FILE.py:FUNC (a batch strategy)")
+    s.add_argument("--out", default=None, help="run directory (chunks, summary.json, "
+                   "classes.parquet); a killed run resumes with the same command")
+    s.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
+    s.add_argument("--scheduler", default=None, help="a Dask scheduler address (host:8786)")
+    s.add_argument("--shard", default=None, help="I/N: solve every N-th chunk from the I-th")
+    s.add_argument("--sample", type=int, default=None,
+                   help="estimate from this many random hands instead (with 95%% CIs)")
+    s.add_argument("--seed", type=int, default=0, help="random seed for --sample")
+    s.add_argument("--no-parquet", action="store_true", help="do not write classes.parquet")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.set_defaults(func=cmd_analyze)
+    s = sub.add_parser("report", help="a par-sheet HTML report of an analyze run")
+    s.add_argument("results", help="the run directory (or its summary.json)")
+    s.add_argument("--out", default=None, help="the HTML file (default: RESULTS/report.html)")
+    s.set_defaults(func=cmd_report)
     return p
 
 
