@@ -121,7 +121,8 @@ class RunDir:
         fd, tmp = tempfile.mkstemp(dir=self.path / "chunks", prefix=f".{c:05d}-", suffix=".npz")
         try:
             with os.fdopen(fd, "wb") as f:
-                np.savez(f, **data)
+                np.savez(f, **data)  # type: ignore[arg-type]
+            os.chmod(tmp, 0o644)
             os.replace(tmp, self.chunk_path(c))
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
@@ -137,6 +138,7 @@ def _atomic_write(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        os.chmod(tmp, 0o644)                 # readable like any other file (mkstemp: 0600)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -156,7 +156,7 @@ def write_report(results: str | os.PathLike[str],
     cost_rows = []
     for b in range(len(edges)):
         label = ("nothing" if b == 0 else
-                 f"{float(COST_EDGES[b - 1]):.3f} to {float(COST_EDGES[b]):.3f}")
+                 f"above {float(COST_EDGES[b - 1]):.3f} to {float(COST_EDGES[b]):.3f}")
         cost_rows.append([label] + [f"{data['cost_hist'][p][b] / total_hands:.5f}"
                                     for p in players if p in data["cost_hist"]])
     parts = [
@@ -188,8 +188,8 @@ def write_report(results: str | os.PathLike[str],
         alt = stem.replace("-", " ")
         parts.append(f"<figure><img alt=\"{html.escape(alt)}\" src=\"data:image/png;base64,"
                      f"{base64.b64encode(buf.getvalue()).decode()}\"></figure>")
-    parts.append(f"<p class=note>Made by asiapoker from {html.escape(str(where))}; "
-                 f"{data['seconds']:.0f} s of computing.</p>")
+    parts.append(f"<p class=note>Made by asiapoker from {html.escape(str(where))}; results "
+                 f"sha256 <code>{html.escape(str(data.get('results_sha256', '')))}</code>.</p>")
     doc = ("<!doctype html><html lang=en><head><meta charset=utf-8>"
            "<meta name=viewport content='width=device-width, initial-scale=1'>"
            f"<title>Asia Poker par sheet: {html.escape(data['way'])}</title>"

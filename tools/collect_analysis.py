@@ -1,0 +1,61 @@
+"""Collect the exact whole-game figures of full ``asiapoker analyze`` runs into the package
+(``src/asiapoker/data/analysis.json``) and the tables of the README and docs/analysis.md.
+
+    python tools/collect_analysis.py standard=RUNDIR:SECONDS equilibrium=RUNDIR:SECONDS ...
+
+Each RUNDIR is a finished run of ``asiapoker analyze --way WAY --out RUNDIR`` (default rules);
+SECONDS is the wall time the command took on this machine.  The tables are written between
+``<!-- analysis:begin -->`` and ``<!-- analysis:end -->``; nothing there is edited by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "src" / "asiapoker" / "data" / "analysis.json"
+BEGIN, END = "<!-- analysis:begin -->", "<!-- analysis:end -->"
+
+
+def main(argv: list[str]) -> None:
+    runs = {}
+    for arg in argv:
+        way, _, rest = arg.partition("=")
+        where, _, seconds = rest.rpartition(":")
+        s = json.loads((Path(where) / "summary.json").read_text())
+        assert s["complete"] and s["way"] == way and s["rules"] == {"a234": "high", "pays": 1.0}
+        runs[way] = {
+            "command": f"asiapoker analyze --way {way} --out runs/{way}",
+            "seconds": int(float(seconds)),
+            "classes": s["classes"],
+            "way_digest": s["way_digest"],
+            "results_sha256": s["results_sha256"],
+            **{p: {k: s["figures"][p][k] for k in ("hands", "wins", "p_win", "house_edge",
+                                                   "house_edge_exact", "sd")}
+               for p in ("optimal", "house-way")},
+        }
+        for p in ("optimal", "house-way"):         # the fraction is the integers' quotient
+            f = runs[way][p]
+            assert Fraction(f["house_edge_exact"]) == 1 - Fraction(
+                2 * f["wins"], f["hands"] * 53_524_680)
+    DATA.write_text(json.dumps({"rules": {"a234": "high", "pays": 1.0}, "runs": runs},
+                               indent=1) + "\n")
+    rows = ["| way | house edge, optimal play | house edge, house-way play | cost of the house "
+            "way | time (2 cores) | results sha256 |", "|---|---|---|---|---|---|"]
+    for way, r in runs.items():
+        opt, hw = r["optimal"]["house_edge"], r["house-way"]["house_edge"]
+        rows.append(f"| `{way}` | {opt:+.4%} | {hw:+.4%} | {hw - opt:.4%} | "
+                    f"{r['seconds'] / 60:.1f} min | `{r['results_sha256'][:16]}` |")
+    table = "\n".join(rows)
+    for doc in (ROOT / "README.md", ROOT / "docs" / "analysis.md"):
+        text = doc.read_text()
+        i, j = text.index(BEGIN), text.index(END)
+        doc.write_text(text[:i + len(BEGIN)] + "\n" + table + "\n" + text[j:])
+    print(f"wrote {DATA.relative_to(ROOT)} and the tables")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
