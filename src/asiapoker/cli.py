@@ -377,6 +377,11 @@ def cmd_report(args: argparse.Namespace) -> None:
     print(f"report written to {path}")
 
 
+def cmd_serve(args: argparse.Namespace) -> None:
+    from .web import serve
+    serve(_way(args.way), _rules(args), host=args.host, port=args.port)
+
+
 def _parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     common.add_argument("--json", action="store_true", help="print JSON for programs")
@@ -477,6 +482,13 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("results", help="the run directory (or its summary.json)")
     s.add_argument("--out", default=None, help="the HTML file (default: RESULTS/report.html)")
     s.set_defaults(func=cmd_report)
+    s = sub.add_parser("serve", parents=[common],
+                       help="the hand calculator in the browser (a local web app)")
+    s.add_argument("--host", default="127.0.0.1", help="address to bind (default: this "
+                   "machine only)")
+    s.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP + " (the page's default)")
+    s.set_defaults(func=cmd_serve)
     return p
 
 

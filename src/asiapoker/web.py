@@ -1,0 +1,196 @@
+"""A hand calculator in the browser: ``asiapoker serve`` (needs ``pip install 'asiapoker[web]'``).
+
+:func:`create_app` makes a small ASGI app (Starlette) with the page at ``/`` and a JSON API:
+
+- ``GET /api/solve?hand=...&way=...&a234=high|low&pays=1&table=A``: the content of
+  ``asiapoker solve --json`` (every legal setting ranked by exact ev, the best one, the house
+  way's one and what it costs), plus ``explain`` (the house way's setting and the rule that
+  decided it) and ``bonus`` (the seven cards' bonus category and what it pays under ``table``).
+- ``GET /api/ways``: the ways and pay tables a request may name.
+
+Bad input gets a 4xx status and ``{"error": "<one line>"}``, the same line the CLI prints.
+Requests are bounded: the query string (1 kB), the rate of solves per client (a token bucket)
+and the solves running at once; the server binds to 127.0.0.1 unless told otherwise, and a
+request can name only a built-in way or the one the server was started with, never a file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from importlib import resources
+from typing import Any
+
+from .bonus import PayTable, bonus_hand
+from .errors import AsiaPokerError
+from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
+from .rules import Rules, resolve
+from .solver import Solution, solve
+
+__all__ = ["BUILTIN_WAYS", "create_app", "solution_json"]
+
+#: The built-in ways the page offers.
+BUILTIN_WAYS = ("standard", "equilibrium", "classic", "medium-first", "high-first")
+MAX_QUERY = 1024
+_WAY_TEXT = {"standard": "the default: a written rack card of 40 plain rules a dealer can "
+                         "follow, fitted to the equilibrium way",
+             "equilibrium": "the dealer's exact best response, iterated from classic (six "
+                            "iterations)",
+             "classic": "the classic way of the regulations' examples (rule 5.2)",
+             "medium-first": "the legal setting with the best medium hand, then low, then high",
+             "high-first": "the legal setting with the best high hand, then medium, then low"}
+
+
+def solution_json(sol: Solution, rules: Rules, all_settings: bool = False) -> dict[str, Any]:
+    """What ``asiapoker solve --json`` prints for a solution."""
+    rows = [r for r in sol.settings if r.legal or all_settings]
+
+    def row(r: Any) -> dict[str, Any]:
+        return {"index": r.index, "setting": str(r.setting), "legal": r.legal, "wins": r.wins,
+                "total": r.total, "p_win": r.p_win, "ev": r.ev}
+    return {"cards": [str(c) for c in sol.cards], "way": sol.way, "rules": rules.to_dict(),
+            "total": sol.total, "best": row(sol.best), "house_way": row(sol.house_way_result),
+            "house_way_cost": sol.house_way_cost, "settings": [row(r) for r in rows]}
+
+
+class _Bucket:
+    """Per-client token buckets: ``rate`` solves a second, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.state: dict[str, tuple[float, float]] = {}
+        self.lock = threading.Lock()
+
+    def take(self, client: str) -> bool:
+        now = time.monotonic()
+        with self.lock:
+            if len(self.state) > 10_000:               # forget idle clients, bounded memory
+                self.state = {k: v for k, v in self.state.items() if now - v[1] < 60}
+            tokens, last = self.state.get(client, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+            if tokens < 1:
+                self.state[client] = (tokens, now)
+                return False
+            self.state[client] = (tokens - 1, now)
+            return True
+
+
+def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
+               rate: float = 20.0, burst: int = 40, concurrent: int = 2) -> Any:
+    """The calculator as an ASGI app: ``way`` and ``rules`` are the page's defaults; each
+    client may run ``rate`` solves a second (bursts of ``burst``), ``concurrent`` at once
+    in all."""
+    try:
+        from starlette.applications import Starlette
+        from starlette.concurrency import run_in_threadpool
+        from starlette.requests import Request
+        from starlette.responses import HTMLResponse, JSONResponse, Response
+        from starlette.routing import Route
+    except ImportError:
+        raise AsiaPokerError("asiapoker serve needs Starlette and uvicorn: pip install "
+                             "'asiapoker[web]'") from None
+    default_way = resolve_way(way)
+    default_rules = resolve(rules)
+    ways: dict[str, HouseWay] = {name: HouseWay.named(name) for name in BUILTIN_WAYS}
+    ways.setdefault(default_way.name, default_way)
+    bucket = _Bucket(rate, burst)
+    slots = asyncio.Semaphore(concurrent)
+    page = resources.files("asiapoker").joinpath("static/index.html").read_text("utf-8")
+    headers = {"Content-Security-Policy": "default-src 'self'; style-src 'self' "
+               "'unsafe-inline'; script-src 'self' 'unsafe-inline'; img-src 'self' data:",
+               "X-Content-Type-Options": "nosniff"}
+
+    def error(status: int, message: str) -> Response:
+        return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+    def compute(hand: str, w: HouseWay, r: Rules, table: PayTable) -> dict[str, Any]:
+        sol = solve(hand, w, r)
+        data = solution_json(sol, r)
+        setting, why = w.explain(hand, r)
+        data["explain"] = {"setting": str(setting), "reason": why}
+        cat = bonus_hand(hand, table)
+        data["bonus"] = {"category": cat, "pays": table.pay(cat), "table": table.name}
+        return data
+
+    async def index(request: Request) -> Response:
+        return HTMLResponse(page, headers=headers)
+
+    async def api_ways(request: Request) -> Response:
+        return JSONResponse({
+            "default": default_way.name, "rules": default_rules.to_dict(),
+            "ways": [{"name": n, "description": _WAY_TEXT.get(n, w.description)}
+                     for n, w in ways.items()],
+            "tables": ["A", "B", "C"]}, headers=headers)
+
+    async def api_solve(request: Request) -> Response:
+        if len(request.url.query) > MAX_QUERY:
+            return error(414, f"the query is longer than {MAX_QUERY} characters")
+        q = request.query_params
+        unknown = sorted(set(q) - {"hand", "way", "a234", "pays", "table"})
+        if unknown:
+            return error(400, f"unknown parameter {unknown[0]!r} (hand, way, a234, pays, "
+                              f"table)")
+        hand = q.get("hand", "").strip()
+        if not hand:
+            return error(400, "no hand: give seven cards, e.g. hand=As Kd 7h 7c Jk 2s 9d")
+        name = q.get("way", default_way.name)
+        w = ways.get(name)
+        if w is None:
+            return error(400, f"unknown house way {name!r} (one of: {', '.join(ways)})")
+        try:
+            pays = float(q.get("pays", default_rules.pays))
+            r = Rules(a234=q.get("a234", default_rules.a234), pays=pays)  # type: ignore[arg-type]
+            table = PayTable.named(q.get("table", "A"))
+        except ValueError as exc:
+            msg = str(exc) if isinstance(exc, AsiaPokerError) else f"pays must be a number: {exc}"
+            return error(400, msg)
+        client = request.client.host if request.client else "?"
+        if not bucket.take(client):
+            return error(429, f"too many requests: at most {rate:g} solves a second")
+        try:
+            await asyncio.wait_for(slots.acquire(), timeout=10)
+        except asyncio.TimeoutError:
+            return error(503, "the server is busy; try again")
+        try:
+            data = await run_in_threadpool(compute, hand, w, r, table)
+        except AsiaPokerError as exc:
+            return error(400, str(exc))
+        finally:
+            slots.release()
+        return Response(json.dumps(data), media_type="application/json", headers=headers)
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        return error(404, f"no such page {request.url.path!r}")
+
+    return Starlette(routes=[Route("/", index), Route("/api/solve", api_solve),
+                             Route("/api/ways", api_ways)],
+                     exception_handlers={404: not_found})
+
+
+def serve(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, host: str = "127.0.0.1",
+          port: int = 8000) -> None:
+    """Run the calculator with uvicorn until interrupted, printing its address."""
+    app = create_app(way, rules)
+    try:
+        import uvicorn
+    except ImportError:
+        raise AsiaPokerError("asiapoker serve needs uvicorn: pip install "
+                             "'asiapoker[web]'") from None
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise AsiaPokerError(f"port must be a number from 0 to 65535, got {port!r}")
+    try:                                   # a clear error before uvicorn logs and exits
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as exc:
+        raise AsiaPokerError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                            limit_concurrency=64, timeout_keep_alive=5)
+    server = uvicorn.Server(config)
+    shown = f"[{host}]" if ":" in host else host
+    print(f"asiapoker calculator on http://{shown}:{port}/ (Ctrl-C stops it)", flush=True)
+    server.run()

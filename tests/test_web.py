@@ -1,0 +1,228 @@
+"""The browser calculator: the JSON API through Starlette's test client, and the page in a real
+headless Chromium (Debian's chromium and chromedriver, driven by Selenium).  The browser tests
+never skip: the README's test command installs the browser (tools/install-chromium.sh)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from starlette.testclient import TestClient
+
+from asiapoker import HouseWay, Rules, bonus_hand, house_way, solve
+from asiapoker.cli import main
+from asiapoker.web import create_app
+
+HAND = "As Kd 7h 7c Jk 2s 9d"
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app()) as c:
+        yield c
+
+
+def cli_json(args, capsys):
+    assert main([*args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("way,a234,pays", [("standard", "high", 1.0),
+                                           ("classic", "low", 0.95 + 0.05)])
+def test_solve_endpoint_is_the_cli_json(client, capsys, way, a234, pays):
+    r = client.get("/api/solve", params={"hand": HAND, "way": way, "a234": a234,
+                                         "pays": pays, "table": "B"})
+    assert r.status_code == 200
+    data = r.json()
+    want = cli_json(["solve", HAND, "--way", way, "--a234", a234, "--pays", str(pays)], capsys)
+    extra = {k: data.pop(k) for k in ("explain", "bonus")}
+    assert data == want
+    setting, why = HouseWay.named(way).explain(HAND, Rules(a234=a234))
+    assert extra["explain"] == {"setting": str(setting), "reason": why}
+    cat = bonus_hand(HAND, "B")
+    assert extra["bonus"]["category"] == cat and extra["bonus"]["table"] == "B"
+
+
+@pytest.mark.parametrize("query,status,message", [
+    ({"hand": "As As Kd 7h 7c 2s 9d"}, 400, "duplicate card: As"),
+    ({"hand": "Jk Joker Kd 7h 7c 2s 9d"}, 400, "a second joker"),
+    ({"hand": "As Ks Kd 7h 7c 2s 9d 3c"}, 400, "a seven-card hand needs 7 cards, got 8"),
+    ({"hand": "As Kd 7h 7c Jk 2s 1d"}, 400, "1d"),
+    ({"hand": HAND, "way": "my-casino"}, 400, "unknown house way 'my-casino'"),
+    ({"hand": HAND, "way": "/etc/passwd"}, 400, "unknown house way '/etc/passwd'"),
+    ({"hand": HAND, "a234": "middle"}, 400, "a234 must be 'high' or 'low'"),
+    ({"hand": HAND, "pays": "lots"}, 400, "pays must be a number"),
+    ({"hand": HAND, "pays": "0.5"}, 400, "pays must be a finite number >= 1"),
+    ({"hand": HAND, "table": "Z"}, 400, "unknown pay table 'Z'"),
+    ({"hand": HAND, "seat": "3"}, 400, "unknown parameter 'seat'"),
+    ({}, 400, "no hand"),
+    ({"hand": "As " * 400}, 414, "longer than 1024"),
+])
+def test_bad_input_is_a_4xx_with_one_line(client, query, status, message):
+    r = client.get("/api/solve", params=query)
+    assert r.status_code == status
+    err = r.json()["error"]
+    assert message in err and "\n" not in err
+    assert client.get("/api/solve", params={"hand": HAND}).status_code == 200   # still up
+
+
+def test_same_line_as_the_cli(client, capsys):
+    bad = "As As Kd 7h 7c 2s 9d"
+    assert main(["solve", bad]) == 2
+    line = capsys.readouterr().err.strip().removeprefix("asiapoker: error: ")
+    assert client.get("/api/solve", params={"hand": bad}).json()["error"] == line
+
+
+def test_rate_limit_and_unknown_pages():
+    with TestClient(create_app(rate=1, burst=2)) as c:
+        codes = [c.get("/api/solve", params={"hand": HAND}).status_code for _ in range(4)]
+        assert codes[:2] == [200, 200] and codes[-1] == 429
+        assert "too many requests" in c.get("/api/solve", params={"hand": HAND}).json()["error"]
+        r = c.get("/nothing-here")
+        assert r.status_code == 404 and "no such page" in r.json()["error"]
+
+
+def test_ways_endpoint_and_page(client):
+    w = client.get("/api/ways").json()
+    assert w["default"] == "standard"
+    assert [x["name"] for x in w["ways"]][:3] == ["standard", "equilibrium", "classic"]
+    page = client.get("/")
+    assert page.status_code == 200 and "Asia Poker hand calculator" in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+
+
+def test_serve_refuses_a_busy_port(capsys):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"cannot listen on 127.0.0.1:{port}" in err
+
+
+# ---------------------------------------------------------------------------------------------
+# a real browser
+# ---------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def server():
+    import uvicorn
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port,
+                                        log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    chrome, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    assert chrome and driver, ("the browser tests need Debian's chromium and chromium-driver: "
+                               "sh tools/install-chromium.sh")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chrome
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,1500",
+                "--disable-dev-shm-usage"):
+        opts.add_argument(arg)
+    d = webdriver.Chrome(service=Service(driver), options=opts)
+    d.set_page_load_timeout(30)
+    yield d
+    d.quit()
+
+
+def wait_for(browser, fn, timeout=20):
+    from selenium.webdriver.support.ui import WebDriverWait
+    return WebDriverWait(browser, timeout).until(lambda d: fn(d))
+
+
+def best_on_page(browser):
+    from selenium.webdriver.common.by import By
+    return wait_for(browser, lambda d: d.find_elements(By.ID, "best-setting")
+                    and d.find_element(By.ID, "best-setting").get_attribute("data-setting"))
+
+
+def test_pick_cards_by_clicking(browser, server):
+    from selenium.webdriver.common.by import By
+    browser.get(server + "/")
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#way option"))
+    for code in HAND.split():
+        browser.find_element(By.CSS_SELECTOR, f'#deck button[data-card="{code}"]').click()
+    best = best_on_page(browser)
+    assert best == str(solve(HAND).best.setting)
+    pressed = browser.find_elements(By.CSS_SELECTOR, '#deck button[aria-pressed="true"]')
+    assert sorted(b.get_attribute("data-card") for b in pressed) == sorted(HAND.split())
+    rows = browser.find_elements(By.CSS_SELECTOR, "#rows tr")
+    assert len(rows) == sum(r.legal for r in solve(HAND).settings)
+    assert "best" in rows[0].get_attribute("class")
+    assert "standard" in browser.find_element(By.ID, "context-line").text
+    assert "hand=" in browser.current_url and "way=standard" in browser.current_url
+    browser.save_screenshot(str(DOCS / "serve.png"))
+
+
+def test_change_the_house_way(browser, server):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    browser.get(server + "/?" + urlencode({"hand": HAND}))
+    best_on_page(browser)
+    Select(browser.find_element(By.ID, "way")).select_by_value("classic")
+    wait_for(browser, lambda d: "House way classic" in d.find_element(By.ID, "context-line").text)
+    hw = browser.find_element(By.ID, "hw-setting").get_attribute("data-setting")
+    assert sorted(hw.split()) == sorted(str(house_way(HAND, "classic")).split())
+    assert hw == solve(HAND, "classic").house_way_result.setting.__str__()
+    assert "way=classic" in browser.current_url
+
+
+def test_bad_hand_shows_the_message(browser, server):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    browser.get(server + "/")
+    box = wait_for(browser, lambda d: d.find_element(By.ID, "hand"))
+    box.clear()
+    box.send_keys("As As Kd 7h 7c 2s 9d", Keys.ENTER)
+    msg = wait_for(browser, lambda d: d.find_element(By.ID, "error").text)
+    assert msg == "duplicate card: As"
+    assert not browser.find_element(By.ID, "result").is_displayed()
+
+
+def test_follow_a_shared_url(browser, server):
+    q = {"hand": "Ah Kh Qh Jh 9c 9d 2s", "way": "equilibrium", "a234": "low", "pays": "1"}
+    browser.get(server + "/?" + urlencode(q))
+    best = best_on_page(browser)
+    assert best == str(solve(q["hand"], "equilibrium", Rules(a234="low")).best.setting)
+    from selenium.webdriver.common.by import By
+    assert browser.find_element(By.ID, "way").get_attribute("value") == "equilibrium"
+    assert "A-2-3-4 low" in browser.find_element(By.ID, "context-line").text
+
+
+def test_keyboard_selection(browser, server):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    browser.get(server + "/")
+    first = wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#deck button"))
+    first.send_keys(Keys.ENTER)                       # As
+    active = browser.switch_to.active_element
+    active.send_keys(Keys.ARROW_RIGHT)                # to Ks
+    browser.switch_to.active_element.send_keys(Keys.SPACE)
+    pressed = browser.find_elements(By.CSS_SELECTOR, '#deck button[aria-pressed="true"]')
+    assert [b.get_attribute("aria-label") for b in pressed] == ["Ace of spades",
+                                                                 "King of spades"]
+    assert browser.find_element(By.ID, "hand").get_attribute("value") == "As Ks"
