@@ -15,16 +15,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+import numpy as np
+
 from .analysis import Analysis, Estimate, analyze, exploitability
 from .bonus import PayTable, bonus_hand, bonus_odds
 from .equilibrium import Iteration, equilibrium
 from .errors import AsiaPokerError, HouseWayError
 from .house_way import DEFAULT_WAY, STORED_WAYS, HouseWay
+from .rack import Card as RackCard
 from .ranks import rank
 from .rules import Rules
 from .setting import Setting, is_legal, settle, splits
 from .simulation import simulate
 from .solver import SettingResult, solve
+from .strategy import CardStrategy, card_from_json, card_splits, generate, price, write_card
 
 __all__ = ["main"]
 
@@ -308,6 +312,8 @@ def _player(spec: str) -> Any:
     HouseWay object or a batch strategy: n x 7 hands -> n split indices)."""
     if spec in ("optimal", "house-way"):
         return spec
+    if spec.endswith(".json"):
+        return _load_card(spec)            # a strategy card: played against the run's way
     if ":" not in spec or spec.endswith(".npz"):
         return _way(spec)
     where, _, attr = spec.rpartition(":")
@@ -354,7 +360,11 @@ def cmd_analyze(args: argparse.Namespace) -> None:
             raise AsiaPokerError("--scheduler needs Dask: pip install 'asiapoker[dask]'") from None
         client = Client(args.scheduler)
     try:
-        a = analyze(_way(args.way), rules, _player(args.player), out=args.out,
+        way = _way(args.way)
+        player = _player(args.player)
+        if isinstance(player, RackCard):
+            player = CardStrategy(player, rules, way)
+        a = analyze(way, rules, player, out=args.out,
                     workers=args.workers, client=client, shard=args.shard, sample=args.sample,
                     seed=args.seed, progress=False if args.quiet else None,
                     parquet=not args.no_parquet and args.sample is None)
@@ -380,6 +390,77 @@ def cmd_report(args: argparse.Namespace) -> None:
 def cmd_serve(args: argparse.Namespace) -> None:
     from .web import serve
     serve(_way(args.way), _rules(args), host=args.host, port=args.port)
+
+
+def _load_card(path: str) -> Any:
+    try:
+        text = Path(path).read_text()
+    except OSError as exc:
+        raise AsiaPokerError(f"cannot read the card {path!r}: {exc.strerror or exc}") from None
+    return card_from_json(text)
+
+
+def cmd_card(args: argparse.Namespace) -> None:
+    rules = _rules(args)
+    way = _way(args.way)
+    generated = None
+    if args.card:
+        card = _load_card(args.card)
+    else:
+        generated = generate(way, rules, max_rules=args.max_rules, hands=args.hands,
+                             seed=args.seed, name=args.name, workers=args.workers)
+        card = generated.card
+        for line in generated.log:
+            print(line, file=sys.stderr)
+    pricing = price(card, way, rules, run=args.exact, hands=args.price_hands,
+                    seed=args.seed + 1, workers=args.workers)
+    written = write_card(card, pricing, args.out, generated)
+    if args.json:
+        _emit(args, pricing.to_dict(), "")
+        return
+    per = {p.index: p for p in pricing.per_rule}
+    print(f"{card.name}: {len(card.rules)} rules ({pricing.describe()})")
+    print(f"{'#':>3} {'hands':>7} {'costs':>8}  rule")
+    for i, rule in enumerate(card.rules):
+        print(f"{i + 1:>3} {float(per[i].frequency):7.2%} {float(per[i].cost):8.4%}  "
+              f"{rule.text()}")
+    print(f"{'-':>3} {float(per[-1].frequency):7.2%} {float(per[-1].cost):8.4%}  "
+          f"{per[-1].text}")
+    for name, key in (("optimal play", "optimal"), ("the card", "card"),
+                      ("house-way play", "house-way")):
+        print(f"ev, {name}: {float(pricing.ev[key]):+.4%}")
+    print(f"the card closes {float(pricing.gap_closed):.1%} of the gap between house-way "
+          f"and optimal play")
+    print("written: " + ", ".join(str(p) for p in written))
+
+
+def cmd_grade(args: argparse.Namespace) -> None:
+    rules = _rules(args)
+    card = _load_card(args.card)
+    mine = Setting.parse(args.setting)
+    seven = list(mine.cards)
+    sol = solve(seven, _way(args.way), rules)
+    ids = [int(c) for c in sol.cards]
+    k = int(card_splits(card, np.array([ids], dtype=np.int64), rules, _way(args.way))[0][0])
+    by_index = {r.index: r for r in sol.settings}
+    said = by_index[k]
+    yours = next((r for r in sol.settings if r.setting == mine), None)
+    best = sol.best
+    if yours is None:  # pragma: no cover - every setting of the seven cards is a split
+        raise AsiaPokerError(f"{args.setting!r} is not a setting of its seven cards")
+    data = {"setting": str(mine), "ev": yours.ev, "legal": yours.legal,
+            "best": str(best.setting), "best_ev": best.ev,
+            "card": str(said.setting), "card_ev": said.ev,
+            "loss": best.ev - yours.ev, "card_loss": best.ev - said.ev,
+            "way": sol.way, "rules": rules.to_dict()}
+    if args.json:
+        _emit(args, data, "")
+        return
+    foul = "" if yours.legal else " (a foul: the wager loses)"
+    print(f"your setting:   {mine}{foul}  ev {yours.ev:+.4f}, loses {best.ev - yours.ev:.4f}")
+    print(f"the best:       {best.setting}  ev {best.ev:+.4f}")
+    print(f"the card says:  {said.setting}  ev {said.ev:+.4f}, loses {best.ev - said.ev:.4f}")
+    print(f"(house way {sol.way}; {rules.describe()}; card {card.name})")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -489,6 +570,30 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP + " (the page's default)")
     s.set_defaults(func=cmd_serve)
+    s = sub.add_parser("card", parents=[common],
+                       help="generate a strategy card against a way and price it")
+    s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
+    s.add_argument("--max-rules", type=int, default=20, help="rules on the card (default 20)")
+    s.add_argument("--hands", type=int, default=60_000,
+                   help="random hands the search solves exactly (default 60,000)")
+    s.add_argument("--seed", type=int, default=0, help="random seed (the pricing sample uses "
+                   "seed + 1)")
+    s.add_argument("--name", default=None, help="the card's name")
+    s.add_argument("--card", default=None, help="price this card (.json) instead of making one")
+    s.add_argument("--exact", default=None, metavar="RUNDIR",
+                   help="price exactly from a finished run of asiapoker analyze --player "
+                   "CARD.json")
+    s.add_argument("--price-hands", type=int, default=20_000,
+                   help="random hands for the estimate when not --exact")
+    s.add_argument("--out", required=True, help="directory for card.json/.md/.html/.pdf")
+    s.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
+    s.set_defaults(func=cmd_card)
+    s = sub.add_parser("grade", parents=[common],
+                       help="grade a setting against the best one and a card's")
+    s.add_argument("card", help="the strategy card (.json, as asiapoker card writes it)")
+    s.add_argument("setting", help='"HIGH | MEDIUM | LOW"')
+    s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
+    s.set_defaults(func=cmd_grade)
     return p
 
 

@@ -130,6 +130,9 @@ class HouseWay:
         that decided."""
         if not isinstance(card, Card):
             raise HouseWayError(f"from_card needs an asiapoker.rack.Card, got {card!r}")
+        if card.fallback == "house-way":
+            raise HouseWayError(f"card {card.name!r} falls back on the house way: a house way "
+                                "needs a card that sets every hand itself")
         way = cls.from_table(card_table(card), name or card.name,
                              description or f"rack card {card.name!r}")
         way.card = card

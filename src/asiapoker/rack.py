@@ -51,7 +51,7 @@ from .errors import HouseWayError
 from .rules import Rules, resolve
 from .setting import SPLIT_POSITIONS
 
-__all__ = ["SHAPES", "Card", "Rule", "apply_card", "hand_facts", "placement_text"]
+__all__ = ["FALLBACKS", "SHAPES", "Card", "Rule", "apply_card", "hand_facts", "placement_text"]
 
 #: Shapes by their group sizes, largest first.
 SHAPES: dict[tuple[int, ...], str] = {
@@ -210,16 +210,36 @@ def placement_text(shape: str, placement: str) -> str:
     return "; ".join(words)
 
 
+#: What a card does with hands no rule fits: a priority placement, or (strategy cards only)
+#: "house-way": set them as the house way does.
+FALLBACKS = (*_PRIORITY, "house-way")
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
-    """A rack card: a name and its rules in order."""
+    """A rack card: a name, its rules in order, and what it does with hands no rule fits
+    (``fallback``: ``"best MLH"``, the legal setting with the best medium, then low, then high
+    hand; any priority placement; or, for a player's strategy card, ``"house-way"``)."""
 
     name: str
     rules: tuple[Rule, ...]
+    fallback: str = "best MLH"
+
+    def __post_init__(self) -> None:
+        if self.fallback not in FALLBACKS:
+            raise HouseWayError(f"unknown fallback {self.fallback!r} (one of: "
+                                f"{', '.join(FALLBACKS)})")
+
+    def fallback_text(self) -> str:
+        """What the card does with hands no rule fits, in words."""
+        if self.fallback == "house-way":
+            return "no rule fits: set the hand as the house way does"
+        return "no rule fits: " + placement_text("no pair", self.fallback)
 
     def text(self) -> list[str]:
-        """The rules in words, numbered."""
-        return [f"{i + 1}. {r.text()}" for i, r in enumerate(self.rules)]
+        """The rules in words, numbered, and the fallback."""
+        return [f"{i + 1}. {r.text()}" for i, r in enumerate(self.rules)] + [
+            f"-. {self.fallback_text()}"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -331,8 +351,8 @@ def apply_card(card: Card, rows: npt.NDArray[Any], rules: Rules | None = None,
                facts: HandFacts | None = None) -> tuple[npt.NDArray[np.int64],
                                                         npt.NDArray[np.int64]]:
     """(split, rule) per row of seven checked ids (split order: the row's ids sorted): the
-    first rule that fits decides; rows no rule fits get the legal setting with the best
-    medium, then low, then high hand, and rule -1."""
+    first rule that fits decides; rows no rule fits get the card's fallback (split -1 for
+    ``"house-way"``: the caller knows the way) and rule -1."""
     f = facts if facts is not None else hand_facts(rows, rules)
     n = len(f.shape)
     split = np.full(n, -1, dtype=np.int64)
@@ -351,6 +371,7 @@ def apply_card(card: Card, rows: npt.NDArray[Any], rules: Rules | None = None,
         split[idx[ok]] = got[ok]
         rule[idx[ok]] = i
     rest = split < 0
-    if rest.any():
-        split[rest] = _best(f.legal[rest], f.tri[rest], (1, 2, 0))
+    if rest.any() and card.fallback in _PRIORITY:
+        o = _PRIORITY[card.fallback]
+        split[rest] = _best(f.legal[rest], f.tri[rest], (o[0], o[1], o[2]))
     return split, rule
