@@ -1,5 +1,6 @@
 """Collect the exact whole-game figures of full ``asiapoker analyze`` runs into the package
-(``src/asiapoker/data/analysis.json``) and the tables of the README and docs/analysis.md.
+(``src/asiapoker/data/analysis.json``) and the tables of the README and docs/analysis.md, and
+the strategy cards' prices (docs/cards/*/pricing.json) into the README and docs/cards.
 
     python tools/collect_analysis.py standard=RUNDIR:SECONDS equilibrium=RUNDIR:SECONDS ...
 
@@ -54,6 +55,26 @@ def main(argv: list[str]) -> None:
         text = doc.read_text()
         i, j = text.index(BEGIN), text.index(END)
         doc.write_text(text[:i + len(BEGIN)] + "\n" + table + "\n" + text[j:])
+    cards = []
+    for way in ("standard", "classic"):
+        pj = ROOT / "docs" / "cards" / way / "pricing.json"
+        if not pj.exists():
+            continue
+        pr = json.loads(pj.read_text())
+        n = len(json.loads((pj.parent / "card.json").read_text())["rules"])
+        ev = pr["ev"]
+        kind = "exact" if pr["exact"] else f"{pr['hands']:,} hands"
+        cards.append(f"| [{pr['card']}]({'docs/cards/' if False else ''}{way}/card.md) | "
+                     f"`{pr['way']}` | {n} | {ev['optimal']:+.4%} | {ev['card']:+.4%} | "
+                     f"{ev['house-way']:+.4%} | {pr['gap_closed']:.1%} ({kind}) |")
+    for doc, prefix in ((ROOT / "docs" / "cards" / "README.md", ""),
+                        (ROOT / "README.md", "docs/cards/")):
+        text = doc.read_text()
+        b, e = "<!-- cards:begin -->", "<!-- cards:end -->"
+        if b in text:
+            i, j = text.index(b), text.index(e)
+            body = "\n".join(c.replace("](", "](" + prefix, 1) for c in cards)
+            doc.write_text(text[:i + len(b)] + "\n" + body + "\n" + text[j:])
     print(f"wrote {DATA.relative_to(ROOT)} and the tables")
 
 

@@ -683,6 +683,22 @@ cdef class DealerModel:
         """(rank classes, single-flush corrections, double-flush corrections, triples)."""
         return (self.rk_tid.shape[0], self.sg_f.shape[0], self.db_f1.shape[0], self.n_triples)
 
+    cdef void rank_part(self, const int64_t* P, int jok, int32_t* dist) noexcept nogil:
+        """Add the dealer hands counted by rank alone: for each rank class, the product of
+        P[r * 5 + k] = C(cards of rank r left, k) over its (rank, count) pairs (classes with
+        the joker only when ``jok``: the player does not hold it)."""
+        cdef Py_ssize_t n, nr = self.rk_tid.shape[0]
+        cdef const uint8_t* rk = &self.rk_pairs[0, 0]
+        cdef const uint8_t* rkj = &self.rk_joker[0]
+        cdef const int32_t* rkt = &self.rk_tid[0]
+        cdef const uint8_t* o
+        for n in range(nr):
+            if rkj[n] and not jok:
+                continue
+            o = rk + 7 * n
+            dist[rkt[n]] += <int32_t>(P[o[0]] * P[o[1]] * P[o[2]] * P[o[3]] * P[o[4]] * P[o[5]]
+                                      * P[o[6]])
+
     cdef void distribution(self, const int* player, int32_t* dist) noexcept nogil:
         """dist[t] = number of dealer hands from the 46 other cards whose triple is t (every
         partial sum stays below 2 * C(46, 7), so int32 is exact)."""
@@ -692,12 +708,9 @@ cdef class DealerModel:
         cdef int64_t P[65]          # P[r * 5 + k] = C(cards of rank r left, k); P[0] = 1
         cdef int64_t Q[4][52]       # Q[s][r * 4 + k] = C(rank r left outside suit s, k)
         cdef int r, s, s2, i, k, jok = 1
-        cdef Py_ssize_t n, nr = self.rk_tid.shape[0], ns = self.sg_f.shape[0]
+        cdef Py_ssize_t n, ns = self.sg_f.shape[0]
         cdef int64_t cnt
         cdef int f
-        cdef const uint8_t* rk = &self.rk_pairs[0, 0]
-        cdef const uint8_t* rkj = &self.rk_joker[0]
-        cdef const int32_t* rkt = &self.rk_tid[0]
         cdef const uint16_t* sgf = &self.sg_f[0]
         cdef const uint8_t* sgo = &self.sg_o[0, 0]
         cdef const uint8_t* sgj = &self.sg_joker[0]
@@ -727,12 +740,7 @@ cdef class DealerModel:
         for s in range(4):
             Q[s][0] = 1
         memset(dist, 0, self.n_triples * sizeof(int32_t))
-        for n in range(nr):
-            if rkj[n] and not jok:
-                continue
-            o = rk + 7 * n
-            dist[rkt[n]] += <int32_t>(P[o[0]] * P[o[1]] * P[o[2]] * P[o[3]] * P[o[4]] * P[o[5]]
-                                      * P[o[6]])
+        self.rank_part(P, jok, dist)
         for n in range(ns):                    # each entry read once, all four suits
             if sgj[n] and not jok:
                 continue
@@ -901,13 +909,10 @@ cdef class DealerModel:
         cdef int amask2
         cdef int32_t m, l
         cdef int64_t key, cnt, acc
-        cdef Py_ssize_t n, nr = self.rk_tid.shape[0], nsg = self.sg_f.shape[0]
+        cdef Py_ssize_t n, nsg = self.sg_f.shape[0]
         cdef Py_ssize_t ndb = self.db_f1.shape[0]
         cdef const int* c
         cdef const uint8_t* o
-        cdef const uint8_t* rk = &self.rk_pairs[0, 0]
-        cdef const uint8_t* rkj = &self.rk_joker[0]
-        cdef const int32_t* rkt = &self.rk_tid[0]
         cdef const uint16_t* sgf = &self.sg_f[0]
         cdef const uint8_t* sgo = &self.sg_o[0, 0]
         cdef const uint8_t* sgj = &self.sg_joker[0]
@@ -992,12 +997,7 @@ cdef class DealerModel:
                 P[r * 5 + k] = BINOM[avail[r]][k]
         P[0] = 1
         memset(dist, 0, self.n_triples * sizeof(int32_t))
-        for n in range(nr):
-            if rkj[n] and not jok:
-                continue
-            o = rk + 7 * n
-            dist[rkt[n]] += <int32_t>(P[o[0]] * P[o[1]] * P[o[2]] * P[o[3]] * P[o[4]] * P[o[5]]
-                                      * P[o[6]])
+        self.rank_part(P, jok, dist)
         self.answer(dist, nt, qkey, L, A, PA, PB)
         # one suit's flush corrections for each distinct suit set
         for s in range(ns):

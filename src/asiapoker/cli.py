@@ -46,6 +46,26 @@ WAY_HELP = ("the dealer's house way: a name (default standard), file.py:function
             "saved table .npz")
 
 
+def _attribute(spec: str, what: str, error: type[AsiaPokerError]) -> tuple[str, str, Any]:
+    """(where, name, module) of ``path/to/file.py:name`` or ``module:name``; a file that
+    cannot be imported is an ``error`` naming it."""
+    where, _, attr = spec.rpartition(":")
+    try:
+        if where.endswith(".py"):
+            mod_spec = importlib.util.spec_from_file_location(Path(where).stem, where)
+            if mod_spec is None or mod_spec.loader is None or not Path(where).exists():
+                raise error(f"no {what.replace(' ', '-')} file {where!r}")
+            module = importlib.util.module_from_spec(mod_spec)
+            mod_spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(where)
+    except AsiaPokerError:
+        raise
+    except Exception as exc:          # a syntax error, or any error its import raises
+        raise error(f"cannot load {what} {spec!r}: {type(exc).__name__}: {exc}") from None
+    return where, attr, module
+
+
 def _way(spec: str) -> HouseWay:
     """A built-in way by name, or ``path/to/file.py:function`` / ``module:function`` (a
     user-written way, compiled and cached; ``VERSION`` in its module is the cache version)."""
@@ -53,21 +73,7 @@ def _way(spec: str) -> HouseWay:
         return HouseWay.load(spec)
     if ":" not in spec:
         return HouseWay.named(spec)
-    where, _, attr = spec.rpartition(":")
-    try:
-        if where.endswith(".py"):
-            mod_spec = importlib.util.spec_from_file_location(Path(where).stem, where)
-            if mod_spec is None or mod_spec.loader is None or not Path(where).exists():
-                raise HouseWayError(f"no house-way file {where!r}")
-            module = importlib.util.module_from_spec(mod_spec)
-            mod_spec.loader.exec_module(module)
-        else:
-            module = importlib.import_module(where)
-    except HouseWayError:
-        raise
-    except Exception as exc:          # a syntax error, or any error its import raises
-        raise HouseWayError(f"cannot load house way {spec!r}: {type(exc).__name__}: "
-                            f"{exc}") from None
+    where, attr, module = _attribute(spec, "house way", HouseWayError)
     fn = getattr(module, attr, None)
     if isinstance(fn, HouseWay):
         return fn
@@ -316,21 +322,7 @@ def _player(spec: str) -> Any:
         return _load_card(spec)            # a strategy card: played against the run's way
     if ":" not in spec or spec.endswith(".npz"):
         return _way(spec)
-    where, _, attr = spec.rpartition(":")
-    try:
-        if where.endswith(".py"):
-            mod_spec = importlib.util.spec_from_file_location(Path(where).stem, where)
-            if mod_spec is None or mod_spec.loader is None or not Path(where).exists():
-                raise AsiaPokerError(f"no strategy file {where!r}")
-            module = importlib.util.module_from_spec(mod_spec)
-            mod_spec.loader.exec_module(module)
-        else:
-            module = importlib.import_module(where)
-    except AsiaPokerError:
-        raise
-    except Exception as exc:
-        raise AsiaPokerError(f"cannot load player {spec!r}: {type(exc).__name__}: "
-                             f"{exc}") from None
+    where, attr, module = _attribute(spec, "strategy", AsiaPokerError)
     fn = getattr(module, attr, None)
     if not callable(fn) and not isinstance(fn, HouseWay):
         raise AsiaPokerError(f"{where!r} has no strategy {attr!r}")
