@@ -629,7 +629,7 @@ def write_card(card: Card, pricing: Pricing, out: str | Path,
     # Markdown
     md = [f"# Strategy card: {card.name}", "",
           f"Against the house way `{pricing.way}` ({pricing.rules.describe()}); figures "
-          f"{kind}. {how}.", "",
+          f"{kind}. {how}. Examples write the hands high / medium / low.", "",
           "| play | ev per unit | house edge |", "|---|---|---|"]
     md += [f"| {name} | {float(v):+.4%} | {float(-v):+.4%} |" for name, v in rows]
     md += ["", f"The card closes **{float(pricing.gap_closed):.1%}** of the gap between copying "
@@ -638,10 +638,10 @@ def write_card(card: Card, pricing: Pricing, out: str | Path,
     for i, rule in enumerate(card.rules):
         p = per[i]
         md.append(f"| {i + 1} | {rule.text()} | {float(p.frequency):.2%} | "
-                  f"{float(p.cost):.3%} | `{ex.get(i, '')}` |")
+                  f"{float(p.cost):.3%} | `{ex.get(i, '').replace('|', '/')}` |")
     fb = per[-1]
     md.append(f"| - | {fb.text} | {float(fb.frequency):.2%} | {float(fb.cost):.3%} | "
-              f"`{ex.get(-1, '')}` |")
+              f"`{ex.get(-1, '').replace('|', '/')}` |")
     md += ["", "*hands*: the share of all hands the rule decides; *costs*: the ev the game "
            "gives up on them against optimal play, per hand of the whole game.", "",
            "## The costliest mistakes", "", "| hand | share of hands | ev lost |",
