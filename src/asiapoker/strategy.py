@@ -579,6 +579,11 @@ def _examples(card: Card, rules: Rules, way: WayLike, n: int = 4000,
     return out
 
 
+def _md_example(text: str | None) -> str:
+    """An example setting for a Markdown table cell (no bars: they split cells)."""
+    return f"`{text.replace('|', '/')}`" if text else "(rare: none in 4,000 hands)"
+
+
 def _card_html(text: str) -> str:
     """A setting's cards as small pictures with text alternatives."""
     import html as h
@@ -638,10 +643,10 @@ def write_card(card: Card, pricing: Pricing, out: str | Path,
     for i, rule in enumerate(card.rules):
         p = per[i]
         md.append(f"| {i + 1} | {rule.text()} | {float(p.frequency):.2%} | "
-                  f"{float(p.cost):.3%} | `{ex.get(i, '').replace('|', '/')}` |")
+                  f"{float(p.cost):.3%} | {_md_example(ex.get(i))} |")
     fb = per[-1]
     md.append(f"| - | {fb.text} | {float(fb.frequency):.2%} | {float(fb.cost):.3%} | "
-              f"`{ex.get(-1, '').replace('|', '/')}` |")
+              f"{_md_example(ex.get(-1))} |")
     md += ["", "*hands*: the share of all hands the rule decides; *costs*: the ev the game "
            "gives up on them against optimal play, per hand of the whole game.", "",
            "## The costliest mistakes", "", "| hand | share of hands | ev lost |",
@@ -669,7 +674,7 @@ def write_card(card: Card, pricing: Pricing, out: str | Path,
     trs = "".join(
         f"<tr><td>{i + 1}</td><td>{h.escape(rule.text())}</td>"
         f"<td>{float(per[i].frequency):.2%}</td><td>{float(per[i].cost):.3%}</td>"
-        f"<td class=ex>{_card_html(ex[i]) if i in ex else ''}</td></tr>"
+        f"<td class=ex>{_card_html(ex[i]) if i in ex else 'rare'}</td></tr>"
         for i, rule in enumerate(card.rules))
     trs += (f"<tr><td>-</td><td>{h.escape(fb.text)}</td><td>{float(fb.frequency):.2%}</td>"
             f"<td>{float(fb.cost):.3%}</td><td class=ex>"
