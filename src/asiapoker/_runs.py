@@ -75,11 +75,16 @@ def parse_shard(text: str | tuple[int, int] | None) -> tuple[int, int] | None:
     return (i, k)
 
 
+def little_endian(a: npt.NDArray[Any]) -> bytes:
+    """The bytes of ``a`` in C order, little-endian (the same on every machine)."""
+    return np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<"), copy=False).tobytes()
+
+
 def digest(arrays: Sequence[npt.NDArray[Any]]) -> str:
     """sha256 over the bytes of ``arrays`` (little-endian, C order)."""
     h = hashlib.sha256()
     for a in arrays:
-        h.update(np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<"), copy=False).tobytes())
+        h.update(little_endian(a))
     return h.hexdigest()
 
 

@@ -50,6 +50,7 @@ from ._runs import (
     _atomic_write,
     chunk_bounds,
     digest,
+    little_endian,
     parse_shard,
     run_chunks,
     shard_chunks,
@@ -603,8 +604,7 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
         lo, hi = edges[c], edges[c + 1]
         totals.add(data, weights[lo:hi], data["shape"], hands[lo:hi, 6] == 52)
         for key in sorted(data):
-            sha.update(key.encode() + np.ascontiguousarray(data[key]).astype(
-                data[key].dtype.newbyteorder("<"), copy=False).tobytes())
+            sha.update(key.encode() + little_endian(data[key]))
     meta["results_sha256"] = sha.hexdigest()
     result = totals.analysis(pays, way=w.name, way_digest=params["way_digest"], rules=r,
                              player=label, complete=len(cover) == nchunks, seconds=seconds,
@@ -702,13 +702,12 @@ def _sample(way: HouseWay, rules: Rules, label: str, strategy: Any, players: lis
     """Figures from ``n`` random hands, each solved exactly, with standard errors."""
     t0 = time.perf_counter()
     rows = random_hands(n, seed)
-    rows = rows[np.lexsort((rows[:, 6] == 52, *(rows[:, k] >> 2 for k in range(6, -1, -1))))]
-    pieces = np.array_split(np.arange(n), max(1, min(n // 256, 8 * workers)))
-    model(way, rules)
-    parts = dict(run_chunks(list(range(len(pieces))),
-                            lambda i: solve_classes(np.ascontiguousarray(rows[pieces[i]]), way,
-                                                    rules, strategy), workers))
-    data = {k: np.concatenate([parts[i][k] for i in range(len(pieces))]) for k in parts[0]}
+    solved = solve_many(rows, way, rules, workers=workers)
+    data = {"best_wins": solved.best_wins, "house_way_wins": solved.house_way_wins}
+    if strategy is not None:
+        sp = (house_way_splits(rows, strategy, rules).astype(np.intp)
+              if isinstance(strategy, HouseWay) else _strategy_splits(strategy, rows))
+        data["player_wins"] = solved.wins[np.arange(n), sp]
     totals = _Totals(players)
     ones = np.ones(n, dtype=np.int64)
     totals.add(data, ones, hand_shapes(rows, rules), rows[:, 6] == 52)

@@ -27,7 +27,7 @@ from .ranks import rank
 from .rules import Rules
 from .setting import Setting, is_legal, settle, splits
 from .simulation import simulate
-from .solver import SettingResult, solve
+from .solver import solve
 from .strategy import CardStrategy, card_from_json, card_splits, generate, price, write_card
 
 __all__ = ["main"]
@@ -180,21 +180,12 @@ def cmd_house_way(args: argparse.Namespace) -> None:
     _emit(args, data, text)
 
 
-def _row_json(r: SettingResult) -> dict[str, Any]:
-    return {"index": r.index, "setting": str(r.setting), "legal": r.legal, "wins": r.wins,
-            "total": r.total, "p_win": r.p_win, "ev": r.ev}
-
-
 def cmd_solve(args: argparse.Namespace) -> None:
     rules = _rules(args)
     sol = solve(" ".join(args.cards), _way(args.way), rules)
     rows = [r for r in sol.settings if r.legal or args.all]
     if args.json:
-        _emit(args, {"cards": [str(c) for c in sol.cards], "way": sol.way,
-                     "rules": rules.to_dict(), "total": sol.total,
-                     "best": _row_json(sol.best), "house_way": _row_json(sol.house_way_result),
-                     "house_way_cost": sol.house_way_cost,
-                     "settings": [_row_json(r) for r in rows]}, "")
+        _emit(args, sol.to_dict(all_settings=args.all), "")
         return
     print(f"{' '.join(map(str, sol.cards))}: exact over {sol.total:,} dealer hands "
           f"(house way {sol.way}; {rules.describe()})")

@@ -235,6 +235,17 @@ class Solution:
         """What the result depends on: house way and rule options."""
         return f"house way {self.way}; {self.rules.describe()}"
 
+    def to_dict(self, all_settings: bool = False) -> dict[str, Any]:
+        """JSON-ready data (what ``asiapoker solve --json`` prints): the legal settings best
+        first, or every setting with ``all_settings``."""
+        def row(r: SettingResult) -> dict[str, Any]:
+            return {"index": r.index, "setting": str(r.setting), "legal": r.legal,
+                    "wins": r.wins, "total": r.total, "p_win": r.p_win, "ev": r.ev}
+        return {"cards": [str(c) for c in self.cards], "way": self.way,
+                "rules": self.rules.to_dict(), "total": self.total, "best": row(self.best),
+                "house_way": row(self.house_way_result), "house_way_cost": self.house_way_cost,
+                "settings": [row(r) for r in self.settings if r.legal or all_settings]}
+
 
 Method = Literal["fast", "enumerate"]
 

@@ -21,11 +21,14 @@ intervals.
 
 from __future__ import annotations
 
+import base64
+import html as h
 import itertools
 import json
 import math
 import os
-from concurrent.futures import ThreadPoolExecutor
+import shutil
+import subprocess
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -35,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._runs import RUN_FILE, RunDir, chunk_bounds
-from .analysis import _classes, _positive, random_hands
+from .analysis import _classes, _positive, _require, random_hands
 from .cards import Card as PlayingCard
 from .errors import AsiaPokerError, HouseWayError
 from .house_way import DEFAULT_WAY, WayLike, house_way_splits, resolve_way
@@ -55,8 +58,8 @@ from .rack import (
     placement_splits,
 )
 from .rules import Rules, resolve
-from .setting import SPLIT_POSITIONS
-from .solver import DEALER_HANDS, model
+from .setting import SPLIT_POSITIONS, setting_of_split
+from .solver import DEALER_HANDS, solve_many
 
 __all__ = ["CardStrategy", "Generated", "Pricing", "RulePrice", "card_from_json", "card_to_json",
            "generate", "price"]
@@ -339,25 +342,6 @@ def search(f: HandFacts, counts: npt.NDArray[np.int64], max_rules: int, *, top: 
 # generating and pricing
 # ---------------------------------------------------------------------------------------------
 
-def _counts(rows: npt.NDArray[np.int8], way: Any, rules: Rules,
-            workers: int) -> npt.NDArray[np.int64]:
-    """Every split's exact count of dealer hands beaten, per row."""
-    m = model(way, rules)
-    out = np.empty((len(rows), 105), dtype=np.int64)
-    tot = np.empty(len(rows), dtype=np.int64)
-    pieces = np.array_split(np.arange(len(rows)), max(1, min(len(rows) // 512, 16 * workers)))
-
-    def run(idx: npt.NDArray[np.intp]) -> None:
-        if len(idx):
-            o = np.empty((len(idx), 105), dtype=np.int64)
-            t = np.empty(len(idx), dtype=np.int64)
-            m.solve_rows(np.ascontiguousarray(rows[idx]), o, t)
-            out[idx], tot[idx] = o, t
-    with ThreadPoolExecutor(workers) as pool:
-        list(pool.map(run, pieces))
-    return out
-
-
 @dataclass(frozen=True)
 class Generated:
     """A generated card and how: the way and rules it plays against, the sample (``hands``
@@ -387,10 +371,11 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
     if fallback not in FALLBACKS:
         raise HouseWayError(f"unknown fallback {fallback!r} (one of: {', '.join(FALLBACKS)})")
     rows = random_hands(hands, seed)
-    counts = _counts(rows, w, r, workers)
+    solved = solve_many(rows, w, r, workers=workers)
+    counts = solved.wins
     f = hand_facts(rows, r)
     if fallback == "house-way":
-        fb = house_way_splits(rows, w, r).astype(np.int64)
+        fb = solved.house_way.astype(np.int64)
     else:
         o = _PRIORITY[fallback]
         fb = _best(f.legal, f.tri, (o[0], o[1], o[2]))
@@ -544,12 +529,10 @@ def price(card: Card, way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
     _positive(hands, "hands")
     workers = _positive((os.cpu_count() or 1) if workers is None else workers, "workers")
     rows = random_hands(hands, seed)
-    counts = _counts(rows, w, r, workers)
-    ix = np.arange(len(rows))
-    best = counts.max(axis=1)
-    hw = counts[ix, house_way_splits(rows, w, r).astype(np.intp)]
+    solved = solve_many(rows, w, r, workers=workers)
+    best, hw = solved.best_wins, solved.house_way_wins
     picks, rule = card_splits(card, rows, r, w)
-    mine = counts[ix, picks]
+    mine = solved.wins[np.arange(len(rows)), picks]
     sums.add(rows, np.ones(len(rows), dtype=np.int64), best, hw, mine, rule)
     scale = float(r.pays) + 1
     se = {key: float(np.std(v / DEALER_HANDS * scale, ddof=1) / math.sqrt(len(rows)))
@@ -574,7 +557,6 @@ def _examples(card: Card, rules: Rules, way: WayLike, n: int = 4000,
     for i in range(len(rows)):
         r = int(rule[i])
         if r not in out:
-            from .setting import setting_of_split
             out[r] = str(setting_of_split([int(x) for x in rows[i]], int(k[i])))
     return out
 
@@ -586,7 +568,6 @@ def _md_example(text: str | None) -> str:
 
 def _card_html(text: str) -> str:
     """A setting's cards as small pictures with text alternatives."""
-    import html as h
     parts = []
     for group in text.split(" | "):
         cards = []
@@ -605,11 +586,6 @@ def write_card(card: Card, pricing: Pricing, out: str | Path,
                generated: Generated | None = None) -> list[Path]:
     """card.json, card.md, card.html (one printable page), cost-per-rule.png/.svg (needs
     matplotlib) and card.pdf when a headless Chromium is on the PATH; returns the paths."""
-    import html as h
-    import shutil
-    import subprocess
-
-    from .analysis import _require
     _require("matplotlib", "plots")
     import matplotlib
     matplotlib.use("Agg")
@@ -681,7 +657,6 @@ def write_card(card: Card, pricing: Pricing, out: str | Path,
             f"{_card_html(ex[-1]) if -1 in ex else ''}</td></tr>")
     price_rows = "".join(f"<tr><td>{h.escape(n)}</td><td>{float(v):+.4%}</td>"
                          f"<td>{float(-v):+.4%}</td></tr>" for n, v in rows)
-    import base64
     png = base64.b64encode((d / "cost-per-rule.png").read_bytes()).decode()
     page = f"""<!doctype html><html lang=en><head><meta charset=utf-8>
 <meta name=viewport content="width=device-width, initial-scale=1">

@@ -28,9 +28,9 @@ from .bonus import PayTable, bonus_hand
 from .errors import AsiaPokerError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
 from .rules import Rules, resolve
-from .solver import Solution, solve
+from .solver import solve
 
-__all__ = ["BUILTIN_WAYS", "create_app", "solution_json"]
+__all__ = ["BUILTIN_WAYS", "create_app", "serve"]
 
 #: The built-in ways the page offers.
 BUILTIN_WAYS = ("standard", "equilibrium", "classic", "medium-first", "high-first")
@@ -42,18 +42,6 @@ _WAY_TEXT = {"standard": "the default: a written rack card of 40 plain rules a d
              "classic": "the classic way of the regulations' examples (rule 5.2)",
              "medium-first": "the legal setting with the best medium hand, then low, then high",
              "high-first": "the legal setting with the best high hand, then medium, then low"}
-
-
-def solution_json(sol: Solution, rules: Rules, all_settings: bool = False) -> dict[str, Any]:
-    """What ``asiapoker solve --json`` prints for a solution."""
-    rows = [r for r in sol.settings if r.legal or all_settings]
-
-    def row(r: Any) -> dict[str, Any]:
-        return {"index": r.index, "setting": str(r.setting), "legal": r.legal, "wins": r.wins,
-                "total": r.total, "p_win": r.p_win, "ev": r.ev}
-    return {"cards": [str(c) for c in sol.cards], "way": sol.way, "rules": rules.to_dict(),
-            "total": sol.total, "best": row(sol.best), "house_way": row(sol.house_way_result),
-            "house_way_cost": sol.house_way_cost, "settings": [row(r) for r in rows]}
 
 
 class _Bucket:
@@ -108,7 +96,7 @@ def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
 
     def compute(hand: str, w: HouseWay, r: Rules, table: PayTable) -> dict[str, Any]:
         sol = solve(hand, w, r)
-        data = solution_json(sol, r)
+        data = sol.to_dict()
         setting, why = w.explain(hand, r)
         data["explain"] = {"setting": str(setting), "reason": why}
         cat = bonus_hand(hand, table)
