@@ -46,3 +46,20 @@ def test_cimported_core_agrees_with_the_python_api(fast_sim, way, code, a234):
     assert wins == int(((p > d).sum(1) >= 2).sum())
     assert legal == int(legal_splits(player, rules).sum())
     assert bonus == int((bonus_hands(player) >= 0).sum())
+
+
+@pytest.mark.parametrize(("way", "a234"), [("standard", "high"), ("equilibrium", "low"),
+                                           ("medium-first", "high")])
+def test_cimported_table_way_agrees_with_the_python_api(fast_sim, way, a234):
+    from asiapoker import HouseWay, Rules
+    rules = Rules(a234=a234)
+    w = HouseWay.named(way)
+    keys, strengths = w.class_table(rules)
+    assert len(keys) == len(strengths) == 829_504 and not strengths.flags.writeable
+    rng = np.random.default_rng(len(way))
+    both = np.argsort(rng.random((3000, 53)), axis=1)[:, :14].astype(np.int8)
+    dealer, player = np.ascontiguousarray(both[:, :7]), np.ascontiguousarray(both[:, 7:])
+    wins, missing = fast_sim.play_way(dealer, player, keys, strengths)
+    d, p = w.strengths(dealer, rules), w.strengths(player, rules)
+    assert missing == 0
+    assert wins == int(((p > d).sum(1) >= 2).sum())

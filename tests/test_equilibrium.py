@@ -75,10 +75,8 @@ def test_dealer_best_response_counts_by_enumeration(hand):
     rules = Rules()
     total, counts = _dealer_counts_by_enumeration(row, rules)
     assert total == DEALER_HANDS
-    from asiapoker.solver import model
-    fast = np.empty((1, 105), dtype=np.int64)
-    totals = np.empty(1, dtype=np.int64)
-    model(CLASSIC, rules).solve_rows(np.array([row]), fast, totals, 1)
+    from asiapoker.solver import count_splits
+    fast = count_splits(np.array([row]), CLASSIC, rules, side="dealer")
     legal = [c >= 0 for c in counts]
     assert [int(x) for x, ok in zip(fast[0], legal, strict=True) if ok] == \
         [c for c in counts if c >= 0]
@@ -95,7 +93,7 @@ def test_dealer_and_player_objectives_differ():
 
 def test_table_way_round_trip(tmp_path, rng):
     _, reps = class_table()
-    _, tri = CLASSIC._triples(reps, Rules())
+    tri = CLASSIC.strengths(reps, Rules())
     splits = np.empty(len(reps), dtype=np.int16)
     _core.match_split_kernel(reps, 0, tri, splits)
     way = HouseWay.from_table(splits, "classic-table")

@@ -199,3 +199,30 @@ def test_tie_break_pinned_on_hand_picked_hands(hand, way):
     assert sorted(map(str, got.high)) == sorted(best[0])
     assert sorted(map(str, got.medium)) == sorted(best[1])
     assert [str(got.low[0])] == best[2]
+
+
+def test_batch_interface_of_every_kind_of_way(rng):
+    from asiapoker import CardError, DuplicateCardError, HouseWay, Rules, house_way
+    from asiapoker._compile import _keys as class_codes
+    from asiapoker.setting import split_strengths_of
+
+    hands = np.argsort(rng.random((200, 53)), axis=1)[:, :7]
+    for name in ("classic", "standard", "equilibrium"):
+        way = HouseWay.named(name)
+        for rules in (Rules(), Rules(a234="low")):
+            tri = way.strengths(hands, rules)
+            k = way.splits(hands, rules)
+            keys, table = way.class_table(rules)
+            assert keys.dtype == np.int64 and table.shape == (len(keys), 3)
+            assert np.array_equal(split_strengths_of(hands, k, rules), tri)
+            for row, t in zip(hands[:25].tolist(), tri, strict=False):
+                assert tuple(t) == house_way(row, way, rules).strengths(rules)
+            codes = class_codes(hands[:25])   # the class table holds each row's strengths
+            assert np.array_equal(table[np.searchsorted(keys, codes)], tri[:25])
+        bad = hands[:3].copy()
+        bad[2, 4] = bad[2, 0]
+        with pytest.raises(DuplicateCardError, match="row 2"):
+            way.strengths(bad)
+        bad[2, 4] = 60
+        with pytest.raises(CardError, match="row 2: card id 60"):
+            way.splits(bad)

@@ -148,6 +148,44 @@ def test_solve_many_equals_solve(rng):
                 assert many.ev[i, r.index] == r.ev       # -1 for a foul, as SettingResult
 
 
+def test_solve_many_summary_int32_progress_and_chunks_agree_with_the_full_result(rng, tmp_path):
+    from asiapoker import AsiaPokerError
+    from asiapoker.solver import count_splits, solve_chunks
+
+    hands = np.argsort(rng.random((150, 53)), axis=1)[:, :7].astype(np.int8)
+    full = solve_many(hands, "classic", workers=2)
+    seen = []
+    small = solve_many(hands, "classic", workers=2, columns="summary", wins_dtype=np.int32,
+                       progress=lambda done, n: seen.append((done, n)))
+    for name in ("best", "best_wins", "house_way", "house_way_wins"):
+        assert np.array_equal(getattr(small, name), getattr(full, name)), name
+    assert np.array_equal(small.best_ev, full.best_ev)
+    with pytest.raises(AsiaPokerError, match="wins is not kept"):
+        _ = small.wins
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen) and seen[-1] == (150, 150)
+    narrow = solve_many(hands, "classic", wins_dtype="int32", workers=1)
+    assert narrow.wins.dtype == np.int32 and np.array_equal(narrow.wins, full.wins)
+    assert np.array_equal(count_splits(hands, "classic"), full.wins)
+    # ev picks a legal split, -1 marks every foul
+    assert full.legal[np.arange(150), full.ev.argmax(1)].all()
+    assert (full.ev[~full.legal] == -1).all() and (full.wins[~full.legal] == 0).all()
+    # a read-only memory map streams through chunk by chunk
+    path = tmp_path / "hands.npy"
+    np.save(path, hands)
+    mm = np.load(path, mmap_mode="r")
+    got = list(solve_chunks(mm, "classic", chunk=64, columns="summary"))
+    assert [lo for lo, _ in got] == [0, 64, 128]
+    assert np.array_equal(np.concatenate([b.best_wins for _, b in got]), full.best_wins)
+    for bad in ({"columns": "some"}, {"wins_dtype": np.float64}, {"wins_dtype": [1]},
+                {"progress": 3}):
+        with pytest.raises(AsiaPokerError, match=next(iter(bad))):
+            solve_many(hands[:2], **bad)
+    with pytest.raises(AsiaPokerError, match="chunk"):
+        next(solve_chunks(hands, chunk=0))
+    with pytest.raises(AsiaPokerError, match="side"):
+        count_splits(hands[:1], side="house")
+
+
 def test_two_ways_and_rules_live_in_one_process():
     hand = "Ah 2h 3h 4d Td Tc 8s"
     a = solve(hand, "classic", Rules(a234="high"))

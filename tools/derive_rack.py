@@ -26,7 +26,7 @@ from asiapoker.analysis import random_hands
 from asiapoker.equilibrium import best_response_splits
 from asiapoker.rack import Card, hand_facts
 from asiapoker.rules import Rules
-from asiapoker.solver import model
+from asiapoker.solver import count_splits
 from asiapoker.strategy import search
 
 
@@ -64,11 +64,9 @@ def main() -> int:
     if args.objective == "agree":
         args.mix = 1.0
     else:
-        m = model(way, Rules())
-        totals = np.empty(len(rows), dtype=np.int64)
-        side = 1 if args.objective == "cost" else 0    # mixed, player: the player's side
+        side = "dealer" if args.objective == "cost" else "player"   # mixed, player: the player's
         for lo in range(0, len(rows), 4096):
-            m.solve_rows(rows[lo:lo + 4096], counts[lo:lo + 4096], totals[lo:lo + 4096], side)
+            counts[lo:lo + 4096] = count_splits(rows[lo:lo + 4096], way, Rules(), side)
         print(f"counted {len(rows):,} hands against {way.name} in {time.time() - t0:.0f} s",
               file=sys.stderr)
     f = hand_facts(rows)
@@ -79,7 +77,7 @@ def main() -> int:
         print(f"best response to {way.name} on the sample in {time.time() - t0:.0f} s",
               file=sys.stderr)
     else:
-        _, target = way._triples(rows, Rules())
+        target = way.strengths(rows, Rules())
     log: list[str] = []
     rules = search(f, counts, args.rules, top=args.top, min_gain=args.min_gain,
                    target=target if args.objective in ("agree", "mixed") else None,

@@ -7,7 +7,7 @@ Build it with ``python setup.py build_ext --inplace`` in this folder (see setup.
 
 from libc.stdint cimport int8_t, int32_t, int64_t
 
-from asiapoker._core cimport bonus_mask7, house_way7, settle3, split_strengths7
+from asiapoker._core cimport bonus_mask7, house_way7, settle3, split_strengths7, table_way7
 
 
 def play(const int8_t[:, ::1] dealer, const int8_t[:, ::1] player, int way=0, int low=0):
@@ -35,3 +35,25 @@ def play(const int8_t[:, ::1] dealer, const int8_t[:, ::1] player, int way=0, in
             legal += split_strengths7(p, low, hi, me, lo)
             bonus += bonus_mask7(p) != 0
     return wins, legal, bonus
+
+
+def play_way(const int8_t[:, ::1] dealer, const int8_t[:, ::1] player,
+             const int64_t[::1] keys, const int32_t[:, ::1] strengths):
+    """Wins of ``player`` rows against ``dealer`` rows (CHECKED BY THE CALLER), both set by
+    any house way given as its class table: ``keys, strengths = way.class_table(rules)``."""
+    cdef Py_ssize_t i, n = dealer.shape[0], nk = keys.shape[0]
+    cdef int k
+    cdef int d[7]
+    cdef int p[7]
+    cdef int32_t dh[3]
+    cdef int32_t ph[3]
+    cdef int64_t wins = 0, missing = 0
+    with nogil:
+        for i in range(n):
+            for k in range(7):
+                d[k] = dealer[i, k]
+                p[k] = player[i, k]
+            missing += table_way7(d, &keys[0], &strengths[0, 0], nk, dh) != 0
+            missing += table_way7(p, &keys[0], &strengths[0, 0], nk, ph) != 0
+            wins += settle3(ph, dh) == 1
+    return wins, missing

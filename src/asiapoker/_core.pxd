@@ -1,6 +1,6 @@
 # The C-level API of asiapoker._core, for Cython code that embeds the game:
 #
-#     from asiapoker._core cimport strength4, split_strengths7, settle3, house_way7
+#     from asiapoker._core cimport strength4, split_strengths7, settle3, table_way7
 #
 # Every function runs without the GIL and touches no Python object.  Card ids are
 # rank * 4 + suit (rank 0..12 is 2..A, suit 0..3 is c, d, h, s) and 52 for the joker; strengths
@@ -8,7 +8,7 @@
 # NOTHING HERE CHECKS ITS INPUT: ids must be distinct and in 0..52 (validate once, in Python or
 # with your own loop, before the hot loop), ``low`` is 0 (A-2-3-4 high) or 1 (A-2-3-4 low).
 
-from libc.stdint cimport int32_t
+from libc.stdint cimport int32_t, int64_t
 
 # strength of a 4-, 2- or 1-card hand
 cdef int32_t strength4(int a, int b, int c, int d, int low) noexcept nogil
@@ -32,3 +32,11 @@ cdef int house_way7(const int* seven, int low, int way, int32_t* hml) noexcept n
 # the bonus categories seven cards qualify for, as a bit mask (bit i is
 # asiapoker.BONUS_CATEGORIES[i])
 cdef int bonus_mask7(const int* seven) noexcept nogil
+
+# ANY house way's setting of seven cards (built-in, stored such as the default "standard", or
+# compiled from your function), from its class table: ``keys, strengths = way.class_table(rules)``
+# in Python (n sorted int64 keys, n x 3 int32 strengths; keep both alive), then pass
+# ``&keys[0]``, ``&strengths[0, 0]`` and n.  Writes (high, medium, low) strengths to ``hml``;
+# returns 0, or -1 if the hand has no class in the table (never for a way's own table)
+cdef int table_way7(const int* seven, const int64_t* keys, const int32_t* strengths,
+                    Py_ssize_t n, int32_t* hml) noexcept nogil

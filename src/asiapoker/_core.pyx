@@ -1486,6 +1486,17 @@ cdef int bonus_mask7(const int* seven) noexcept nogil:
     return bonus_mask(seven)
 
 
+cdef int table_way7(const int* seven, const int64_t* keys, const int32_t* strengths,
+                    Py_ssize_t n, int32_t* hml) noexcept nogil:
+    cdef Py_ssize_t i = find_key(keys, n, class_key(seven))
+    if i < 0:
+        return -1
+    hml[0] = strengths[3 * i]
+    hml[1] = strengths[3 * i + 1]
+    hml[2] = strengths[3 * i + 2]
+    return 0
+
+
 # ---------------------------------------------------------------------------------------------
 # player hands up to suit renaming
 # ---------------------------------------------------------------------------------------------

@@ -48,7 +48,8 @@ from ._progress import Progress
 from .errors import AsiaPokerError, HouseWayError
 from .house_way import HouseWay, WayLike, house_way_splits, resolve_way
 from .rules import Rules, resolve
-from .solver import model
+from .setting import legal_splits
+from .solver import count_splits
 
 __all__ = ["EquilibriumResult", "Iteration", "best_response", "best_response_splits",
            "changed_share", "class_weights", "equilibrium", "way_digest"]
@@ -89,8 +90,7 @@ def best_response_splits(way: HouseWay, rules: Rules, side: Side, rows: npt.NDAr
                          progress: Callable[[int], None] | None = None) -> npt.NDArray[np.uint8]:
     """The best response's split (index in each row's own order) for checked rows of seven
     ids: the core of :func:`best_response`, usable on any slice of hands."""
-    flag = _check_side(side)
-    m = model(way, rules)
+    _check_side(side)
     n = len(rows)
     out = np.empty(n, dtype=np.uint8)
     starts = list(range(0, n, _CHUNK))
@@ -98,13 +98,10 @@ def best_response_splits(way: HouseWay, rules: Rules, side: Side, rows: npt.NDAr
     def run(lo: int) -> int:
         chunk = np.ascontiguousarray(rows[lo:lo + _CHUNK])
         k = len(chunk)
-        counts = np.empty((k, 105), dtype=np.int64)
-        totals = np.empty(k, dtype=np.int64)
-        m.solve_rows(chunk, counts, totals, flag)
-        legal = np.empty((k, 105), dtype=np.uint8)
-        _core.legal_kernel(chunk, rules.low, legal)
+        counts = count_splits(chunk, way, rules, side)
+        legal = legal_splits(chunk, rules)
         own_k = house_way_splits(chunk, way, rules)
-        score = np.where(legal.view(bool), counts * 2, -1)
+        score = np.where(legal, counts * 2, -1)
         score[np.arange(k), own_k] += 1          # ties go to the way's own setting
         out[lo:lo + k] = np.argmax(score, axis=1)
         return k
@@ -187,8 +184,8 @@ def changed_share(a: HouseWay, b: HouseWay, rules: Rules) -> float:
     """The share of all seven-card hands (weighted by frequency) that ``a`` and ``b`` set to
     different strengths."""
     _, reps = class_table()
-    _, ta = a._triples(reps, rules)
-    _, tb = b._triples(reps, rules)
+    ta = a.strengths(reps, rules)
+    tb = b.strengths(reps, rules)
     diff = (ta != tb).any(axis=1)
     w = class_weights()
     return float(w[diff].sum() / w.sum())

@@ -247,14 +247,47 @@ class HouseWay:
     def __str__(self) -> str:
         return self.name
 
-    def _triples(self, hands: npt.NDArray[Any], rules: Rules) -> tuple[int, npt.NDArray[np.int32]]:
-        """(first bad row or -1, n x 3 strengths) for an n x 7 array, in the core."""
+    def strengths(self, hands: Any, rules: Rules | None = None) -> npt.NDArray[np.int32]:
+        """The way's (high, medium, low) strengths for an n x 7 array of card ids: an n x 3
+        int32 array, computed in the core with the GIL released (every row checked)."""
+        r = resolve(rules)
+        arr = as_card_array(hands, 7, "hands")
         if self._compiled is not None:
-            return self._compiled.lookup(hands, rules)
-        assert self._code is not None
-        out = np.empty((len(hands), 3), dtype=np.int32)
-        bad = _core.house_way_kernel(hands, rules.low, *self._code, out)
-        return bad, out
+            bad, out = self._compiled.lookup(arr, r)
+        else:
+            assert self._code is not None
+            out = np.empty((len(arr), 3), dtype=np.int32)
+            bad = _core.house_way_kernel(arr, r.low, *self._code, out)
+        if bad >= 0:
+            raise bad_row_error(arr, bad, "hands")
+        return out
+
+    def splits(self, hands: Any, rules: Rules | None = None) -> npt.NDArray[np.int16]:
+        """The way's split of each row of an n x 7 array of card ids, as an index into
+        :data:`~asiapoker.SPLIT_POSITIONS` of the row as given (the first split with the way's
+        strengths); an n int16 array."""
+        r = resolve(rules)
+        arr = as_card_array(hands, 7, "hands")
+        tri = self.strengths(arr, r)
+        out = np.empty(len(arr), dtype=np.int16)
+        _core.match_split_kernel(arr, r.low, tri, out)
+        return out
+
+    def class_table(self, rules: Rules | None = None
+                    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+        """``(keys, strengths)``: the way as a table over the 829,504 classes of seven cards
+        (sorted class keys, and the (high, medium, low) strengths the way gives each class),
+        read-only.  Cython code passes both to ``table_way7`` (``asiapoker/_core.pxd``) to
+        set hands by any way, compiled ways included, without the GIL."""
+        r = resolve(rules)
+        if self._compiled is not None:
+            keys, tri = self._compiled.keys, self._compiled.triples(r)
+        else:
+            keys, reps = class_table()
+            tri = self.strengths(reps, r)
+        tri = np.ascontiguousarray(tri)
+        tri.setflags(write=False)
+        return keys, tri
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, HouseWay):
@@ -328,30 +361,19 @@ def house_way(seven: CardsLike, way: WayLike = DEFAULT_WAY,
 def dealer_strengths(hands: Any, way: WayLike = DEFAULT_WAY,
                      rules: Rules | None = None) -> npt.NDArray[np.int32]:
     """The house way's (high, medium, low) strengths for an n x 7 array of card ids: an
-    n x 3 int32 array, computed in the core with the GIL released."""
-    w = resolve_way(way)
-    r = resolve(rules)
-    arr = as_card_array(hands, 7, "hands")
-    bad, out = w._triples(arr, r)
-    if bad >= 0:
-        raise bad_row_error(arr, bad, "hands")
-    return out
+    n x 3 int32 array (:meth:`HouseWay.strengths`)."""
+    return resolve_way(way).strengths(hands, rules)
 
 
 def house_way_splits(hands: Any, way: WayLike = DEFAULT_WAY,
                      rules: Rules | None = None) -> npt.NDArray[np.int16]:
     """The house way's split of each row of an n x 7 array of card ids, as an index into
-    :data:`~asiapoker.SPLIT_POSITIONS` of the row as given (the first split with the way's
-    strengths); an n int16 array.
+    :data:`~asiapoker.SPLIT_POSITIONS` of the row as given (:meth:`HouseWay.splits`).
 
     >>> house_way_splits([[51, 50, 47, 46, 43, 42, 0]], "classic").tolist()
     [92]
     """
-    arr = as_card_array(hands, 7, "hands")
-    tri = dealer_strengths(arr, way, rules)
-    out = np.empty(len(arr), dtype=np.int16)
-    _core.match_split_kernel(arr, resolve(rules).low, tri, out)
-    return out
+    return resolve_way(way).splits(hands, rules)
 
 
 _GROUP_WORDS = {3: "trips", 4: "quads", 5: "five aces"}

@@ -32,7 +32,7 @@ from .errors import WagerError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
 from .rules import Rules, resolve
 from .setting import chosen_strengths
-from .solver import model
+from .solver import count_splits, solve_many
 from .table import _whole
 
 __all__ = ["BLOCK", "SimResult", "simulate"]
@@ -140,16 +140,14 @@ def _block(b: int, rounds: int, seats: int, seed: int, way: HouseWay, rules: Rul
     dealer_rows = hands[:: seats + 1]
     player_rows = np.ascontiguousarray(
         hands.reshape(rounds, seats + 1, 7)[:, 1:].reshape(rounds * seats, 7))
-    _, dealer = way._triples(np.ascontiguousarray(dealer_rows), rules)
+    dealer = way.strengths(dealer_rows, rules)
     if player_by == "optimal":
-        wins_all = np.empty((len(player_rows), 105), dtype=np.int64)
-        totals = np.empty(len(player_rows), dtype=np.int64)
-        model(way, rules).solve_rows(player_rows, wins_all, totals)
-        player = chosen_strengths(player_rows, np.argmax(wins_all, axis=1), rules)
+        best = solve_many(player_rows, way, rules, workers=1, columns="summary").best
+        player = chosen_strengths(player_rows, best, rules)
     elif callable(player_by):
         player = chosen_strengths(player_rows, _strategy_splits(player_by, player_rows), rules)
     else:
-        _, player = way._triples(player_rows, rules)
+        player = way.strengths(player_rows, rules)
     legal = (player[:, 0] > player[:, 1]) & (player[:, 1] > player[:, 2])
     d = np.repeat(dealer, seats, axis=0)
     won = (((player > d).sum(1) >= 2) & legal).reshape(rounds, seats)
@@ -197,7 +195,7 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
                                           else os.isatty(2)) and rounds >= 10 * BLOCK)
     t0 = time.perf_counter()
     if player == "optimal":
-        model(w, r)                           # build the tables once, outside the threads
+        count_splits(np.arange(7)[None], w, r)   # build the tables once, outside the threads
     done = 0
     # at most two blocks per worker in flight: memory stays flat whatever ``rounds`` is, and an
     # interrupt waits only for the blocks already running

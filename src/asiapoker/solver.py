@@ -17,9 +17,9 @@ import collections
 import functools
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
 from typing import Any, Literal
@@ -44,7 +44,8 @@ from .ranks import as_card_array, bad_row_error
 from .rules import Rules, resolve
 from .setting import Setting, splits
 
-__all__ = ["DEALER_HANDS", "SettingResult", "Solution", "solve", "solve_many"]
+__all__ = ["DEALER_HANDS", "BatchSolution", "SettingResult", "Solution", "count_splits", "solve",
+           "solve_chunks", "solve_many"]
 
 #: Number of dealer hands against any seven player cards: C(46, 7).
 DEALER_HANDS = comb(46, 7)
@@ -75,9 +76,7 @@ def build_model(way: HouseWay, rules: Rules) -> _core.DealerModel:
     low = rules.low
 
     def triples(ids: npt.NDArray[np.int64]) -> npt.NDArray[np.int32]:
-        bad, out = way._triples(np.ascontiguousarray(ids), rules)
-        assert bad < 0
-        return out
+        return way.strengths(ids, rules)
 
     reps: list[npt.NDArray[np.int32]] = []     # every triple we will refer to, in blocks
     # rank classes: no suit can make a flush (4+ suited, or 3+ with the joker)
@@ -329,87 +328,216 @@ def solve(seven: CardsLike, way: WayLike = DEFAULT_WAY, rules: Rules | None = No
     return Solution(tuple(card_of(i) for i in ids), tuple(ordered), hw, hw_row, w.name, r)
 
 
+Columns = Literal["all", "summary"]
+
+#: Rows a worker solves at a time (its scratch: 105 counts a row).
+PIECE = 2048
+
+
 @dataclass(frozen=True, slots=True)
 class BatchSolution:
     """Results of :func:`solve_many`, one row per hand, split indices in the order of
     :data:`~asiapoker.SPLIT_POSITIONS` of the row as given.
 
-    ``wins`` (n x 105 int64) counts the dealer hands each split beats (0 for a foul);
-    ``legal`` (n x 105 bool); ``ev`` (n x 105 float64, -1 for a foul, as
-    :attr:`SettingResult.ev`); ``best`` the best split (most wins, then the lower index) and
-    ``house_way`` the house way's split of each row (the first split with its strengths);
-    ``total`` dealer hands per row; the house way and rules the figures depend on.
+    Always kept: ``best`` (the best split: most wins, then the lower index), ``best_wins``,
+    ``house_way`` (the house way's split: the first split with its strengths) and
+    ``house_way_wins``.  With ``columns="all"`` (the default) also every split's ``wins``
+    (n x 105, int64 or int32: 0 for a foul), ``legal`` (n x 105 bool) and ``ev`` (n x 105
+    float64, -1 for a foul, as :attr:`SettingResult.ev`, so ``ev.argmax(1)`` is a legal
+    split).  ``total`` dealer hands per row; the house way and rules the figures depend on.
     """
 
     best: npt.NDArray[np.int16]
-    ev: npt.NDArray[np.float64]
-    wins: npt.NDArray[np.int64]
-    legal: npt.NDArray[np.bool_]
+    best_wins: npt.NDArray[np.int64]
     house_way: npt.NDArray[np.int16]
+    house_way_wins: npt.NDArray[np.int64]
     total: int
     way: str
     rules: Rules
+    columns: Columns = "all"
+    _wins: npt.NDArray[np.int64] | npt.NDArray[np.int32] | None = None
+    _legal: npt.NDArray[np.bool_] | None = None
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def __len__(self) -> int:
+        return len(self.best)
+
+    def _full(self, name: str) -> Any:
+        value = getattr(self, "_" + name)
+        if value is None:
+            raise AsiaPokerError(f"{name} is not kept: solve_many(..., columns='summary') keeps "
+                                 "best, best_wins, house_way and house_way_wins only")
+        return value
 
     @property
-    def best_wins(self) -> npt.NDArray[np.int64]:
-        """Wins of the best split, per row."""
-        return self.wins[np.arange(len(self.best)), self.best]
+    def wins(self) -> npt.NDArray[np.int64] | npt.NDArray[np.int32]:
+        """Dealer hands each split beats, n x 105 (0 for a foul)."""
+        return self._full("wins")  # type: ignore[no-any-return]
 
     @property
-    def house_way_wins(self) -> npt.NDArray[np.int64]:
-        """Wins of the house way's split, per row."""
-        return self.wins[np.arange(len(self.house_way)), self.house_way]
+    def legal(self) -> npt.NDArray[np.bool_]:
+        """Whether each split is legal, n x 105."""
+        return self._full("legal")  # type: ignore[no-any-return]
+
+    @property
+    def ev(self) -> npt.NDArray[np.float64]:
+        """Expected value of each split, n x 105 float64 (-1 for a foul); computed on first
+        use."""
+        if "ev" not in self._cache:
+            self._cache["ev"] = _ev(self.wins, self.legal, self.rules)
+        return self._cache["ev"]  # type: ignore[no-any-return]
 
     @property
     def best_ev(self) -> npt.NDArray[np.float64]:
         """Expected value of the best split, per row."""
-        return self.ev[np.arange(len(self.best)), self.best]
+        return _ev(self.best_wins, True, self.rules)
 
     @property
     def house_way_ev(self) -> npt.NDArray[np.float64]:
         """Expected value of setting each row by the house way."""
-        return self.ev[np.arange(len(self.house_way)), self.house_way]
+        return _ev(self.house_way_wins, True, self.rules)
 
     def describe(self) -> str:
         """What the results depend on: house way and rule options."""
         return f"house way {self.way}; {self.rules.describe()}"
 
 
-def solve_many(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
-               workers: int | None = None) -> BatchSolution:
-    """Solve an n x 7 array of card ids (split order: :data:`~asiapoker.SPLIT_POSITIONS` of
-    each row as given).  ``workers`` threads share the rows (default: all cores); the core
-    releases the GIL."""
+def _ev(wins: npt.NDArray[Any], legal: Any, rules: Rules) -> npt.NDArray[np.float64]:
+    w = wins.astype(np.float64)
+    ev: npt.NDArray[np.float64] = np.where(legal, (w * rules.pays - (DEALER_HANDS - w))
+                                           / DEALER_HANDS, -1.0)
+    return ev
+
+
+def count_splits(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
+                 side: Literal["player", "dealer"] = "player") -> npt.NDArray[np.int64]:
+    """The exact counts behind the solver, n x 105 int64, for an n x 7 array of card ids
+    (split order: :data:`~asiapoker.SPLIT_POSITIONS` of each row as given), one thread.
+
+    ``side="player"``: the dealer hands (set by ``way``) each split beats on two hands of
+    three, the player's wins (0 for a foul).  ``side="dealer"``: taking each split as the
+    DEALER's setting of the row, the player hands (set by ``way``) that do not beat it on two
+    of three -- the dealer's objective, used by the best response.
+    """
+    if side not in ("player", "dealer"):
+        raise AsiaPokerError(f"side must be 'player' or 'dealer', got {side!r}")
     r = resolve(rules)
     w = resolve_way(way)
+    arr = as_card_array(hands, 7, "hands")
+    out = np.empty((len(arr), 105), dtype=np.int64)
+    totals = np.empty(len(arr), dtype=np.int64)
+    bad = model(w, r).solve_rows(arr, out, totals, 1 if side == "dealer" else 0)
+    if bad >= 0:
+        raise bad_row_error(arr, bad, "hands")
+    if side == "player":
+        legal = np.empty((len(arr), 105), dtype=np.uint8)
+        _core.legal_kernel(arr, r.low, legal)
+        out[legal == 0] = 0
+    return out
+
+
+def solve_many(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
+               workers: int | None = None, *, columns: Columns = "all",
+               wins_dtype: npt.DTypeLike = np.int64,
+               progress: Callable[[int, int], object] | None = None) -> BatchSolution:
+    """Solve an n x 7 array of card ids (split order: :data:`~asiapoker.SPLIT_POSITIONS` of
+    each row as given).  ``workers`` threads share the rows (default: all cores); the core
+    releases the GIL.
+
+    Memory: ``columns="all"`` keeps every split's count and legality (525 bytes a row with
+    ``wins_dtype=np.int32``, exact: a count is at most 53,524,680; 945 with int64; reading
+    ``ev`` adds 840); ``columns="summary"`` keeps four numbers a row, so a
+    memory-mapped array of any length streams through.  ``progress(done, n)`` is called as
+    rows finish (from the calling thread).  See :func:`solve_chunks` for results chunk by
+    chunk.
+
+    >>> b = solve_many([[51, 47, 26, 27, 52, 3, 37]], columns="summary")
+    >>> int(b.best[0]), int(b.best_wins[0]), b.way
+    (5, 46883346, 'standard')
+    >>> b.wins
+    Traceback (most recent call last):
+    ...
+    asiapoker.errors.AsiaPokerError: wins is not kept: solve_many(..., columns='summary') keeps ...
+    """
+    r = resolve(rules)
+    w = resolve_way(way)
+    if columns not in ("all", "summary"):
+        raise AsiaPokerError(f"columns must be 'all' or 'summary', got {columns!r}")
+    try:
+        dtype = np.dtype(wins_dtype)
+    except TypeError:
+        dtype = None
+    if dtype not in (np.dtype(np.int64), np.dtype(np.int32)):
+        raise AsiaPokerError(f"wins_dtype must be numpy.int64 or numpy.int32, got {wins_dtype!r}")
+    if progress is not None and not callable(progress):
+        raise AsiaPokerError(f"progress must be a function of (done, total), got {progress!r}")
     arr = as_card_array(hands, 7, "hands")
     if workers is None:
         workers = os.cpu_count() or 1
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise AsiaPokerError(f"workers must be a positive int, got {workers!r}")
-    legal = np.empty((len(arr), 105), dtype=np.uint8)
-    bad = _core.legal_kernel(arr, r.low, legal)
-    if bad >= 0:
-        raise bad_row_error(arr, bad, "hands")
+    n = len(arr)
+    hw = house_way_splits(arr, w, r)           # checks every row before any work
     m = model(w, r)
-    wins = np.empty((len(arr), 105), dtype=np.int64)
-    totals = np.empty(len(arr), dtype=np.int64)
-    # many small contiguous chunks, so that threads finish together whatever the hands cost
-    pieces = 1 if workers == 1 else min(len(arr), 16 * workers)
-    chunks = [c for c in np.array_split(np.arange(len(arr)), max(1, pieces)) if len(c)]
+    best = np.empty(n, dtype=np.int16)
+    best_wins = np.empty(n, dtype=np.int64)
+    hw_wins = np.empty(n, dtype=np.int64)
+    full = columns == "all"
+    wins = np.empty((n, 105), dtype=dtype) if full else None
+    legal = np.empty((n, 105), dtype=np.bool_) if full else None
+    # many small contiguous pieces, so that threads finish together whatever the hands cost
+    pieces = max(1, min(n, max(16 * workers, -(-n // PIECE))))
+    bounds = np.linspace(0, n, pieces + 1).astype(np.intp)
 
-    def run(rows: npt.NDArray[np.intp]) -> None:
-        lo, hi = rows[0], rows[-1] + 1
-        m.solve_rows(arr[lo:hi], wins[lo:hi], totals[lo:hi])
+    def run(j: int) -> int:
+        lo, hi = int(bounds[j]), int(bounds[j + 1])
+        k = hi - lo
+        if k == 0:
+            return 0
+        rows = arr[lo:hi]
+        got = np.empty((k, 105), dtype=np.int64)
+        totals = np.empty(k, dtype=np.int64)
+        m.solve_rows(rows, got, totals)
+        ok = np.empty((k, 105), dtype=np.uint8)
+        _core.legal_kernel(rows, r.low, ok)
+        is_legal = ok.view(np.bool_)
+        got[~is_legal] = 0
+        b = np.argmax(np.where(is_legal, got, -1), axis=1)
+        idx = np.arange(k)
+        best[lo:hi] = b
+        best_wins[lo:hi] = got[idx, b]
+        hw_wins[lo:hi] = got[idx, hw[lo:hi]]
+        if wins is not None and legal is not None:
+            wins[lo:hi] = got
+            legal[lo:hi] = is_legal
+        return k
 
-    if len(chunks) <= 1:
-        for c in chunks:
-            run(c)
+    done = 0
+    if workers == 1 or pieces == 1:
+        for j in range(pieces):
+            done += run(j)
+            if progress is not None:
+                progress(done, n)
     else:
         with ThreadPoolExecutor(workers) as pool:
-            list(pool.map(run, chunks))
-    is_legal = legal.view(bool)
-    ev = np.where(is_legal, (wins * r.pays - (DEALER_HANDS - wins)) / DEALER_HANDS, -1.0)
-    best = np.argmax(np.where(is_legal, wins, -1), axis=1).astype(np.int16)
-    hw = house_way_splits(arr, w, r)
-    return BatchSolution(best, ev, wins, is_legal, hw, DEALER_HANDS, w.name, r)
+            for k in pool.map(run, range(pieces)):
+                done += k
+                if progress is not None:
+                    progress(done, n)
+    return BatchSolution(best, best_wins, hw, hw_wins, DEALER_HANDS, w.name, r, columns,
+                         wins, legal)
+
+
+def solve_chunks(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
+                 workers: int | None = None, *, chunk: int = 100_000, columns: Columns = "all",
+                 wins_dtype: npt.DTypeLike = np.int64,
+                 ) -> Iterator[tuple[int, BatchSolution]]:
+    """:func:`solve_many` chunk by chunk: yields ``(first row, BatchSolution)`` for each
+    ``chunk`` rows of ``hands`` (an array or a memory map of any length), so memory stays that
+    of one chunk.  A bad row raises when its chunk is reached."""
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+        raise AsiaPokerError(f"chunk must be a positive int, got {chunk!r}")
+    n = len(hands)
+    for lo in range(0, n, chunk):
+        yield lo, solve_many(hands[lo:lo + chunk], way, rules, workers, columns=columns,
+                             wins_dtype=wins_dtype)
