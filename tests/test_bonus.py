@@ -141,3 +141,25 @@ def test_bad_input():
         bonus_hands(np.array([[52, 52, 1, 2, 3, 4, 5]]))
     with pytest.raises(BonusError):
         bonus_odds("A", method="guess")
+
+
+def test_bonus_payouts_in_batch_match_one_by_one_with_wagers_and_a_limit(rng):
+    from asiapoker import BonusError, bonus_payout, bonus_payouts
+    hands = np.argsort(rng.random((4000, 53)), axis=1)[:, :7]
+    hands[:3] = [[28, 25, 22, 19, 8, 5, 2], [0, 1, 2, 3, 48, 49, 52], [24, 25, 26, 27, 48, 49, 52]]
+    wagers = rng.integers(1, 50, len(hands))
+    for table in ("A", "C"):
+        for limit in (None, 100, 1):
+            got = bonus_payouts(hands, table, wagers, limit)
+            for row, w, g in zip(hands[:400].tolist(), wagers, got, strict=False):
+                odds = bonus_payout(row, table)
+                want = -w if odds < 0 else w * odds if limit is None else min(w * odds, limit)
+                assert g == want
+    assert bonus_payouts(hands[:3], "A", 2).tolist() == [20, 60, 10000]
+    for bad, match in ((0, "wager"), (1.5, "wager"), (np.ones(2, int), "shape"),
+                       ("5", "wager")):
+        with pytest.raises(BonusError, match=match):
+            bonus_payouts(hands[:3], wager=bad)
+    for bad in (0, True, 2.5):
+        with pytest.raises(BonusError, match="limit"):
+            bonus_payouts(hands[:3], limit=bad)

@@ -17,6 +17,7 @@ from .bonus import (
     bonus_hands,
     bonus_odds,
     bonus_payout,
+    bonus_payouts,
 )
 from .cards import JOKER, Card, deck, parse_cards
 from .errors import (
@@ -85,6 +86,7 @@ __all__ = [
     "bonus_hands",
     "bonus_odds",
     "bonus_payout",
+    "bonus_payouts",
     "dealer_strengths",
     "deck",
     "equilibrium",

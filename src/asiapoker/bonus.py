@@ -39,6 +39,7 @@ __all__ = [
     "bonus_hands",
     "bonus_odds",
     "bonus_payout",
+    "bonus_payouts",
 ]
 
 #: Bonus categories; bit i of the core's mask is category i.
@@ -162,6 +163,43 @@ def bonus_hands(hands: Any, table: TableLike = "A") -> npt.NDArray[np.int16]:
     card ids under ``table`` (computed in the core, GIL released)."""
     t = PayTable.named(table)
     return t._code_of_mask[_masks(as_card_array(hands, 7, "hands"))]
+
+
+def bonus_payouts(hands: Any, table: TableLike = "A", wager: Any = 1,
+                  limit: int | None = None) -> npt.NDArray[np.int64]:
+    """The bonus wager's result for each row of an n x 7 array of card ids: ``wager`` times the
+    odds when the hand qualifies, capped at ``limit`` (the facility's payout limit per hand,
+    rule 4.4), and ``-wager`` when it loses; an n int64 array.  ``wager`` is one whole
+    amount (in your smallest unit, e.g. cents) or one per row.
+
+    >>> hands = [[28, 25, 22, 19, 8, 5, 2], [0, 1, 2, 3, 48, 49, 52], [0, 4, 9, 14, 22, 33, 44]]
+    >>> bonus_payouts(hands, wager=5).tolist()       # 9-high 10 to 1, four of a kind 30 to 1
+    [50, 150, -5]
+    >>> bonus_payouts(hands, wager=5, limit=100).tolist()
+    [50, 100, -5]
+    >>> bonus_payouts([[0, 1, 2, 3, 48, 49, 52]], wager=-5)
+    Traceback (most recent call last):
+    ...
+    asiapoker.errors.BonusError: wager must be whole amounts >= 1, got -5
+    """
+    t = PayTable.named(table)
+    codes = bonus_hands(hands, t)
+    w = np.asarray(wager)
+    if w.dtype.kind not in "iu" or w.ndim > 1 or (w.ndim == 1 and w.shape != codes.shape) \
+            or (w.size and int(w.min()) < 1):
+        shown = wager if w.ndim == 0 else f"an array of shape {w.shape} ({w.dtype})"
+        raise BonusError(f"wager must be whole amounts >= 1, got {shown}"
+                         + ("" if w.ndim == 0 else f" for {len(codes)} hands"))
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, np.integer))
+                              or limit < 1):
+        raise BonusError(f"limit must be a whole amount >= 1 or None, got {limit!r}")
+    if w.size and int(w.max()) > 2**62 // max(t.pays.values()):
+        raise BonusError("wager is too large to pay in 64-bit integers")
+    odds = np.array([t.pays.get(c, -1) for c in BONUS_CATEGORIES] + [-1], dtype=np.int64)
+    out = odds[codes] * w.astype(np.int64)
+    if limit is not None:
+        np.minimum(out, int(limit), out=out)
+    return out
 
 
 # --------------------------------------------------------------------------------------------
