@@ -194,7 +194,7 @@ def test_names_and_arguments(tmp_path):
     with pytest.raises(HouseWayError, match="callable"):
         HouseWay.from_function("classic", "x", cache_dir=tmp_path)
     for bad in ("10", 1.5, -5, 10**9, True):
-        with pytest.raises(HouseWayError, match="check is how many sample hands"):
+        with pytest.raises(HouseWayError, match=r"check \(how many sample hands"):
             HouseWay.from_function(classic_py, "x", cache_dir=tmp_path, check=bad)
 
 

@@ -27,6 +27,7 @@ import numpy.typing as npt
 from . import _core
 from ._classes import class_representatives
 from ._progress import Progress
+from ._validate import whole
 from .cards import Card, card_of
 from .errors import AsiaPokerError, HouseWayError
 from .rules import Rules
@@ -193,9 +194,8 @@ def compile_way(fn: WayFunction, name: str, cache_key: str | None, cache_dir: Pa
     """Ask ``fn`` once per class (or load its cached answers) and check it on a sample."""
     if not callable(fn):
         raise HouseWayError(f"from_function needs a callable, got {fn!r}")
-    if isinstance(check, bool) or not isinstance(check, int) or not 0 <= check <= MAX_CHECK:
-        raise HouseWayError(f"check is how many sample hands to check the way on, a whole "
-                            f"number from 0 to {MAX_CHECK:,}; got {check!r}")
+    whole(check, "check (how many sample hands to check the way on)", 0, MAX_CHECK,
+          HouseWayError)
     keys, reps = class_table()
     path = None if cache_key is None else (cache_dir or default_cache_dir()) / (
         f"{_slug(name)}-{_slug(cache_key)}.npz")

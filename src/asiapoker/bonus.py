@@ -26,9 +26,9 @@ import numpy.typing as npt
 
 from . import _core
 from ._classes import flush_classes, flush_rep, multisets, rank_counts, rank_rep
+from ._validate import as_card_array, checked, whole
 from .cards import CardsLike, to_ids
 from .errors import BonusError
-from .ranks import as_card_array, bad_row_error
 
 __all__ = [
     "BONUS_CATEGORIES",
@@ -138,9 +138,7 @@ TableLike: TypeAlias = PayTable | str
 
 def _masks(arr: npt.NDArray[Any]) -> npt.NDArray[np.int16]:
     out = np.empty(len(arr), dtype=np.int16)
-    bad = _core.bonus_kernel(arr, out)
-    if bad >= 0:
-        raise bad_row_error(arr, bad, "hands")
+    checked(_core.bonus_kernel(arr, out), arr, "hands")
     return out
 
 
@@ -190,9 +188,8 @@ def bonus_payouts(hands: Any, table: TableLike = "A", wager: Any = 1,
         shown = wager if w.ndim == 0 else f"an array of shape {w.shape} ({w.dtype})"
         raise BonusError(f"wager must be whole amounts >= 1, got {shown}"
                          + ("" if w.ndim == 0 else f" for {len(codes)} hands"))
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, np.integer))
-                              or limit < 1):
-        raise BonusError(f"limit must be a whole amount >= 1 or None, got {limit!r}")
+    if limit is not None:
+        whole(limit, "limit", 1, error=BonusError)
     if w.size and int(w.max()) > 2**62 // max(t.pays.values()):
         raise BonusError("wager is too large to pay in 64-bit integers")
     odds = np.array([t.pays.get(c, -1) for c in BONUS_CATEGORIES] + [-1], dtype=np.int64)

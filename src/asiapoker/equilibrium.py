@@ -45,6 +45,7 @@ from ._compile import (
     default_cache_dir,
 )
 from ._progress import Progress
+from ._validate import whole
 from .errors import AsiaPokerError, HouseWayError
 from .house_way import HouseWay, WayLike, house_way_splits, resolve_way
 from .rules import Rules, resolve
@@ -133,8 +134,7 @@ def best_response(way: WayLike, rules: Rules | None = None, *, side: Side = "dea
     w = resolve_way(way)
     if workers is None:
         workers = os.cpu_count() or 1
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise HouseWayError(f"workers must be a positive int, got {workers!r}")
+    workers = whole(workers, "workers", error=HouseWayError)
     keys, reps = class_table()
     source = way_digest(w, r)
     name = f"{side}-best-response({w.name})"
@@ -200,9 +200,7 @@ def equilibrium(start: WayLike = "classic", rules: Rules | None = None, *,
     iterate comes back (a cycle), or ``max_iterations`` steps; ``report(i, step)`` is called
     after each step."""
     r = resolve(rules)
-    if isinstance(max_iterations, bool) or not isinstance(max_iterations, int) \
-            or max_iterations < 1:
-        raise HouseWayError(f"max_iterations must be a positive int, got {max_iterations!r}")
+    whole(max_iterations, "max_iterations", error=HouseWayError)
     way = resolve_way(start)
     steps = [Iteration(way, 0.0, way_digest(way, r))]
     seen = {steps[0].digest: 0}

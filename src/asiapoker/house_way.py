@@ -38,10 +38,11 @@ import numpy.typing as npt
 
 from . import _core
 from ._compile import CompiledWay, WayFunction, class_table, compile_way, splits_digest
+from ._validate import as_card_array, checked, index_array
 from .cards import CardsLike, to_ids
 from .errors import HouseWayError
 from .rack import Card, apply_card
-from .ranks import CATEGORIES, as_card_array, bad_row_error
+from .ranks import CATEGORIES
 from .rules import Rules, resolve
 from .setting import Setting, setting_of_split
 
@@ -111,12 +112,8 @@ class HouseWay:
         if not isinstance(name, str) or not name.strip():
             raise HouseWayError(f"a stored house way needs a name, got {name!r}")
         keys, reps = class_table()
-        arr = np.asarray(splits)
-        if arr.shape != (len(keys),) or arr.dtype.kind not in "iu":
-            raise HouseWayError(f"house way {name!r}: a class table is {len(keys)} split "
-                                f"indices, got an array of shape {arr.shape} ({arr.dtype})")
-        if len(arr) and (arr.min() < 0 or arr.max() >= 105):
-            raise HouseWayError(f"house way {name!r}: split indices run from 0 to 104")
+        arr = index_array(splits, len(keys), f"house way {name!r}: the class table", 105,
+                          HouseWayError)
         table = np.array(arr, dtype=np.uint8)
         table.setflags(write=False)
         compiled = CompiledWay(None, name, keys, reps, table)
@@ -258,8 +255,7 @@ class HouseWay:
             assert self._code is not None
             out = np.empty((len(arr), 3), dtype=np.int32)
             bad = _core.house_way_kernel(arr, r.low, *self._code, out)
-        if bad >= 0:
-            raise bad_row_error(arr, bad, "hands")
+        checked(bad, arr, "hands")
         return out
 
     def splits(self, hands: Any, rules: Rules | None = None) -> npt.NDArray[np.int16]:

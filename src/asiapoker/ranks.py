@@ -21,8 +21,8 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._validate import as_card_array, checked
 from .cards import Card, CardsLike, card_of, to_ids
-from .errors import CardError, DuplicateCardError, HandSizeError
 from .rules import Rules, resolve
 
 __all__ = ["CATEGORIES", "HandRank", "rank", "strengths"]
@@ -155,41 +155,6 @@ def rank(cards: CardsLike, rules: Rules | None = None) -> HandRank:
     return HandRank(_core.strength(ids, low), tuple(card_of(i) for i in ids), bool(low))
 
 
-_KERNEL_DTYPES = (np.int8, np.uint8, np.int16, np.int32, np.int64)
-
-
-def as_card_array(hands: Any, width: int | tuple[int, ...], what: str) -> npt.NDArray[Any]:
-    """An n x width C-contiguous integer array of card ids, or a clear error (checked again,
-    row by row, in the core)."""
-    arr = np.asarray(hands)
-    if arr.dtype.kind not in "iu":
-        raise CardError(f"{what} must be an integer array of card ids 0..52, got dtype {arr.dtype}")
-    if arr.ndim == 1 and isinstance(width, int) and width == 1:
-        arr = arr.reshape(-1, 1)
-    widths = (width,) if isinstance(width, int) else width
-    if arr.ndim != 2 or arr.shape[1] not in widths:
-        need = " or ".join(f"n x {w}" for w in widths)
-        raise HandSizeError(f"{what} must be an {need} array, got shape {arr.shape}")
-    if not arr.dtype.isnative:                 # e.g. big-endian data read from a file
-        arr = arr.astype(arr.dtype.newbyteorder("="))
-    if arr.dtype.type not in _KERNEL_DTYPES:
-        if arr.size and (arr.min() < 0 or arr.max() > 52):
-            raise CardError(f"{what} holds a card id outside 0..52")
-        arr = arr.astype(np.int64)
-    return np.ascontiguousarray(arr)
-
-
-def bad_row_error(arr: npt.NDArray[Any], row: int, what: str) -> CardError:
-    """The error for the row the core rejected, naming it and its bad value."""
-    values = [int(v) for v in arr[row]]
-    for v in values:
-        if not 0 <= v <= 52:
-            return CardError(f"{what} row {row}: card id {v} is outside 0..52")
-    dup = next(v for i, v in enumerate(values) if v in values[:i])
-    name = "a second joker" if dup == 52 else f"duplicate card {card_of(dup)}"
-    return DuplicateCardError(f"{what} row {row}: {name}")
-
-
 def strengths(hands: Any, rules: Rules | None = None) -> npt.NDArray[np.int32]:
     """Strengths of n hands given as an n x 4, n x 2 or n x 1 array of card ids (GIL released).
 
@@ -199,7 +164,5 @@ def strengths(hands: Any, rules: Rules | None = None) -> npt.NDArray[np.int32]:
     low = resolve(rules).low
     arr = as_card_array(hands, (1, 2, 4), "hands")
     out = np.empty(arr.shape[0], dtype=np.int32)
-    bad = _core.strengths_kernel(arr, low, out)
-    if bad >= 0:
-        raise bad_row_error(arr, bad, "hands")
+    checked(_core.strengths_kernel(arr, low, out), arr, "hands")
     return out

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._validate import as_card_array, checked, index_array
 from .cards import Card, CardLike, CardsLike, card_of, to_ids
 from .errors import (
     AsiaPokerError,
@@ -28,7 +29,7 @@ from .errors import (
     HouseWayError,
     IllegalSettingError,
 )
-from .ranks import HandRank, as_card_array, bad_row_error
+from .ranks import HandRank
 from .rules import DEFAULT_RULES, Rules, resolve
 
 __all__ = [
@@ -289,17 +290,8 @@ def split_strengths_of(hands: Any, splits: Any,
     :data:`SPLIT_POSITIONS`) of row ``hands[i]`` of an n x 7 array of card ids: an n x 3 int32
     array, every row and index checked first."""
     arr = as_card_array(hands, 7, "hands")
-    bad = _core.class_keys_kernel(arr, np.empty(len(arr), dtype=np.int64))
-    if bad >= 0:
-        raise bad_row_error(arr, bad, "hands")
-    k = np.asarray(splits)
-    if k.shape != (len(arr),) or k.dtype.kind not in "iu":
-        raise IllegalSettingError(f"splits must be one integer index per row, shape "
-                                  f"({len(arr)},); got shape {k.shape} ({k.dtype})")
-    wrong = np.flatnonzero((k < 0) | (k > 104))
-    if len(wrong):
-        raise IllegalSettingError(f"splits row {int(wrong[0])}: index {int(k[wrong[0]])} is "
-                                  "outside 0..104")
+    checked(_core.class_keys_kernel(arr, np.empty(len(arr), dtype=np.int64)), arr, "hands")
+    k = index_array(splits, len(arr), "splits", 105, IllegalSettingError)
     return chosen_strengths(arr, k, rules)
 
 
@@ -331,7 +323,5 @@ def legal_splits(hands: Any, rules: Rules | None = None) -> npt.NDArray[np.bool_
     low = resolve(rules).low
     arr = as_card_array(hands, 7, "hands")
     out = np.empty((arr.shape[0], 105), dtype=np.uint8)
-    bad = _core.legal_kernel(arr, low, out)
-    if bad >= 0:
-        raise bad_row_error(arr, bad, "hands")
+    checked(_core.legal_kernel(arr, low, out), arr, "hands")
     return out.view(np.bool_)

@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._progress import Progress
+from ._validate import index_array
 from .bonus import PayTable, TableLike
 from .errors import WagerError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
@@ -116,17 +117,9 @@ BatchStrategy = Callable[[npt.NDArray[np.int8]], Any]
 
 def _strategy_splits(strategy: BatchStrategy, rows: npt.NDArray[np.int8]) -> npt.NDArray[np.intp]:
     """The strategy's split of every row (index into SPLIT_POSITIONS of the row), checked."""
-    got = np.asarray(strategy(rows.copy()))
     name = getattr(strategy, "__name__", "strategy")
-    if got.shape != (len(rows),) or got.dtype.kind not in "iu":
-        raise WagerError(f"player strategy {name!r} must return one split index per row, an "
-                         f"integer array of shape ({len(rows)},); got shape {got.shape} "
-                         f"({got.dtype})")
-    bad = np.flatnonzero((got < 0) | (got > 104))
-    if len(bad):
-        raise WagerError(f"player strategy {name!r} returned split {int(got[bad[0]])} for row "
-                         f"{int(bad[0])}; splits run from 0 to 104")
-    return got.astype(np.intp)
+    return index_array(strategy(rows.copy()), len(rows), f"the splits of player strategy {name!r}",
+                       105, WagerError)
 
 
 def _block(b: int, rounds: int, seats: int, seed: int, way: HouseWay, rules: Rules,

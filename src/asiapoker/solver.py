@@ -37,10 +37,10 @@ from ._classes import (
     subsets,
     with_joker,
 )
+from ._validate import as_card_array, checked, whole
 from .cards import CardsLike, card_of, to_ids
 from .errors import AsiaPokerError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, house_way_splits, resolve_way
-from .ranks import as_card_array, bad_row_error
 from .rules import Rules, resolve
 from .setting import Setting, splits
 
@@ -427,8 +427,7 @@ def count_splits(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = N
     out = np.empty((len(arr), 105), dtype=np.int64)
     totals = np.empty(len(arr), dtype=np.int64)
     bad = model(w, r).solve_rows(arr, out, totals, 1 if side == "dealer" else 0)
-    if bad >= 0:
-        raise bad_row_error(arr, bad, "hands")
+    checked(bad, arr, "hands")
     if side == "player":
         legal = np.empty((len(arr), 105), dtype=np.uint8)
         _core.legal_kernel(arr, r.low, legal)
@@ -474,8 +473,7 @@ def solve_many(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = Non
     arr = as_card_array(hands, 7, "hands")
     if workers is None:
         workers = os.cpu_count() or 1
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise AsiaPokerError(f"workers must be a positive int, got {workers!r}")
+    workers = whole(workers, "workers")
     n = len(arr)
     hw = house_way_splits(arr, w, r)           # checks every row before any work
     m = model(w, r)
@@ -535,8 +533,7 @@ def solve_chunks(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = N
     """:func:`solve_many` chunk by chunk: yields ``(first row, BatchSolution)`` for each
     ``chunk`` rows of ``hands`` (an array or a memory map of any length), so memory stays that
     of one chunk.  A bad row raises when its chunk is reached."""
-    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
-        raise AsiaPokerError(f"chunk must be a positive int, got {chunk!r}")
+    whole(chunk, "chunk")
     n = len(hands)
     for lo in range(0, n, chunk):
         yield lo, solve_many(hands[lo:lo + chunk], way, rules, workers, columns=columns,

@@ -372,7 +372,7 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
         raise HouseWayError(f"unknown fallback {fallback!r} (one of: {', '.join(FALLBACKS)})")
     rows = random_hands(hands, seed)
     solved = solve_many(rows, w, r, workers=workers)
-    counts = solved.wins
+    counts = np.asarray(solved.wins, dtype=np.int64)
     f = hand_facts(rows, r)
     if fallback == "house-way":
         fb = solved.house_way.astype(np.int64)
@@ -532,7 +532,7 @@ def price(card: Card, way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
     solved = solve_many(rows, w, r, workers=workers)
     best, hw = solved.best_wins, solved.house_way_wins
     picks, rule = card_splits(card, rows, r, w)
-    mine = solved.wins[np.arange(len(rows)), picks]
+    mine = solved.wins[np.arange(len(rows)), picks].astype(np.int64)
     sums.add(rows, np.ones(len(rows), dtype=np.int64), best, hw, mine, rule)
     scale = float(r.pays) + 1
     se = {key: float(np.std(v / DEALER_HANDS * scale, ddof=1) / math.sqrt(len(rows)))

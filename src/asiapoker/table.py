@@ -27,6 +27,7 @@ from typing import Any, Literal, TypeAlias
 
 import numpy as np
 
+from ._validate import whole
 from .bonus import PayTable, TableLike, bonus_hand
 from .cards import Card, card_of
 from .errors import AsiaPokerError, IllegalSettingError, WagerError
@@ -66,11 +67,7 @@ CENT = Decimal("0.01")
 
 def _whole(value: Any, what: str, lo: int, hi: int | None = None) -> int:
     """``value`` if it is an int (not a bool) in lo..hi, else a WagerError naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < lo or (
-            hi is not None and value > hi):
-        span = f"{lo} to {hi}" if hi is not None else f"a whole number >= {lo}"
-        raise WagerError(f"{what} must be {span}, got {value!r}")
-    return value
+    return whole(value, what, lo, hi, WagerError)
 
 
 def _money(value: Any, what: str) -> Decimal:
