@@ -226,3 +226,16 @@ def test_batch_interface_of_every_kind_of_way(rng):
         bad[2, 4] = 60
         with pytest.raises(CardError, match="row 2: card id 60"):
             way.splits(bad)
+
+
+def test_constants_are_defined_once_in_the_core_and_agree():
+    from asiapoker import BONUS_CATEGORIES, CATEGORIES, HouseWay, _core
+    assert CATEGORIES is _core.CATEGORIES and BONUS_CATEGORIES is _core.BONUS_CATEGORIES
+    assert CATEGORIES[0] == "no pair" and CATEGORIES[-1] == "four aces"
+    assert len(BONUS_CATEGORIES) == 11 and len(set(BONUS_CATEGORIES)) == 11
+    # the built-in ways' codes, as the core numbers them for house_way7, are the ways the
+    # package builds from their names (the priority ways from their order of hands)
+    assert list(_core.BUILTIN_WAYS) == ["classic", "medium-first", "high-first"]
+    for name, code in _core.BUILTIN_WAYS.items():
+        assert HouseWay.named(name)._code == code
+    assert HouseWay.priority("medium", "low", "high")._code == _core.BUILTIN_WAYS["medium-first"]

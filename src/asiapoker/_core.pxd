@@ -6,18 +6,18 @@
 # rank * 4 + suit (rank 0..12 is 2..A, suit 0..3 is c, d, h, s) and 52 for the joker; strengths
 # share one integer scale for 4-, 2- and 1-card hands (a larger int is a better hand).
 # NOTHING HERE CHECKS ITS INPUT: ids must be distinct and in 0..52 (validate once, in Python or
-# with your own loop, before the hot loop), ``low`` is 0 (A-2-3-4 high) or 1 (A-2-3-4 low).
+# with your own loop, before the hot loop), ``a234_low`` is 0 (A-2-3-4 high) or 1 (A-2-3-4 low).
 
 from libc.stdint cimport int32_t, int64_t
 
 # strength of a 4-, 2- or 1-card hand
-cdef int32_t strength4(int a, int b, int c, int d, int low) noexcept nogil
+cdef int32_t strength4(int a, int b, int c, int d, int a234_low) noexcept nogil
 cdef int32_t strength2(int a, int b) noexcept nogil
 cdef int32_t strength1(int a) noexcept nogil
 
 # (high, medium, low) strengths of the 105 splits of seven cards, in SPLIT_POSITIONS order of
 # ``seven`` as given; returns how many of them are legal
-cdef int split_strengths7(const int* seven, int low, int32_t* high, int32_t* medium,
+cdef int split_strengths7(const int* seven, int a234_low, int32_t* high, int32_t* medium,
                           int32_t* low_hand) noexcept nogil
 
 # a player's (high, medium, low) strengths against the dealer's: 1 the wager wins, 0 it
@@ -27,7 +27,7 @@ cdef int settle3(const int32_t* player, const int32_t* dealer) noexcept nogil
 # a built-in house way's setting of seven cards: writes (high, medium, low) strengths to
 # ``hml`` and returns the split index into the seven cards SORTED ascending; ``way`` is
 # 0 classic, 1 medium-first, 2 high-first
-cdef int house_way7(const int* seven, int low, int way, int32_t* hml) noexcept nogil
+cdef int house_way7(const int* seven, int a234_low, int way, int32_t* hml) noexcept nogil
 
 # the bonus categories seven cards qualify for, as a bit mask (bit i is
 # asiapoker.BONUS_CATEGORIES[i])

@@ -17,6 +17,7 @@ Nothing here validates its input except the batch kernels, which check every id 
 duplicate before they index a table and report the first bad row to the Python layer.
 """
 
+cimport cython
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
 
 import numpy as np
@@ -32,6 +33,13 @@ cdef enum:
     SFLUSH = 7
     ROYAL = 8
     FOURACES = 9
+
+# the names of the categories, by number (``strength >> 16``): the one definition, which
+# asiapoker.CATEGORIES is
+CATEGORIES = tuple(name for _, name in sorted({
+    NOPAIR: "no pair", PAIR: "pair", TWOPAIR: "two pairs", TRIPS: "three of a kind",
+    STRAIGHT: "straight", FLUSH: "flush", QUADS: "four of a kind", SFLUSH: "straight flush",
+    ROYAL: "royal flush", FOURACES: "four aces"}.items()))
 
 cdef enum:
     JOKER = 52
@@ -52,9 +60,9 @@ ctypedef fused card_t:
 # ---------------------------------------------------------------------------------------------
 
 cdef int32_t BINOM[64][8]
-cdef int32_t S4[2][N4]          # [a234 low?][colex index of 4 sorted ids]
-cdef int32_t S2[N2]             # colex index of 2 sorted ids
-cdef int32_t S1[NCARDS]
+cdef int32_t STRENGTH4[2][N4]          # [a234 low?][colex index of 4 sorted ids]
+cdef int32_t STRENGTH2[N2]             # colex index of 2 sorted ids
+cdef int32_t STRENGTH1[NCARDS]
 
 # The 105 splits of seven positions: high = SUB4[SPLIT_Q[k]], medium = the pair with index
 # SPLIT_M[k] (PAIR_POS), low = SPLIT_L[k].  k = 3 * q + j, q the 4-subset in lexicographic
@@ -72,7 +80,7 @@ cdef inline int32_t enc(int cat, int k1, int k2, int k3, int k4) noexcept nogil:
 
 
 cdef int32_t eval4_plain(int r0, int r1, int r2, int r3,
-                         int s0, int s1, int s2, int s3, int low) noexcept nogil:
+                         int s0, int s1, int s2, int s3, int a234_low) noexcept nogil:
     """Strength of four cards given ranks 0..12 and suits 0..3 (4 = a suitless ace)."""
     cdef int a[4]
     cdef int i, j, t, idx
@@ -94,12 +102,12 @@ cdef int32_t eval4_plain(int r0, int r1, int r2, int r3,
         if a[0] - a[3] == 3:
             if a[0] == 12:
                 idx = 11
-            elif low:
+            elif a234_low:
                 idx = a[0] - 1
             else:
                 idx = a[0] - 2
         elif a[0] == 12 and a[1] == 2 and a[2] == 1 and a[3] == 0:
-            idx = 1 if low else 10
+            idx = 1 if a234_low else 10
         if idx:
             if flush:
                 if idx == 11:
@@ -122,18 +130,18 @@ cdef int32_t eval4_plain(int r0, int r1, int r2, int r3,
     return enc(PAIR, a[2] + 1, a[0] + 1, a[1] + 1, 0)
 
 
-cdef int32_t eval4_ids(int a, int b, int c, int d, int low) noexcept nogil:
+cdef int32_t eval4_ids(int a, int b, int c, int d, int a234_low) noexcept nogil:
     """Strength of four distinct ids, sorted ascending (so only ``d`` can be the joker)."""
     cdef int x, cat
     cdef int32_t best, v
     if d != JOKER:
-        return eval4_plain(a >> 2, b >> 2, c >> 2, d >> 2, a & 3, b & 3, c & 3, d & 3, low)
+        return eval4_plain(a >> 2, b >> 2, c >> 2, d >> 2, a & 3, b & 3, c & 3, d & 3, a234_low)
     # rule 2.2: the joker is an ace, or any absent card that completes a straight or flush.
-    best = eval4_plain(12, a >> 2, b >> 2, c >> 2, 4, a & 3, b & 3, c & 3, low)
+    best = eval4_plain(12, a >> 2, b >> 2, c >> 2, 4, a & 3, b & 3, c & 3, a234_low)
     for x in range(52):
         if x == a or x == b or x == c:
             continue
-        v = eval4_plain(x >> 2, a >> 2, b >> 2, c >> 2, x & 3, a & 3, b & 3, c & 3, low)
+        v = eval4_plain(x >> 2, a >> 2, b >> 2, c >> 2, x & 3, a & 3, b & 3, c & 3, a234_low)
         cat = v >> 16
         if (cat == STRAIGHT or cat == FLUSH or cat == SFLUSH or cat == ROYAL) and v > best:
             best = v
@@ -154,7 +162,7 @@ cdef int32_t eval2_ids(int a, int b) noexcept nogil:
 
 
 cdef void build_tables() noexcept nogil:
-    cdef int n, k, a, b, c, d, i, j, q, x, low
+    cdef int n, k, a, b, c, d, i, j, q, x, a234_low
     cdef int rem[3]
     for n in range(64):
         for k in range(8):
@@ -164,21 +172,21 @@ cdef void build_tables() noexcept nogil:
                 BINOM[n][k] = 0
             else:
                 BINOM[n][k] = BINOM[n - 1][k - 1] + BINOM[n - 1][k]
-    for low in range(2):
+    for a234_low in range(2):
         i = 0
         for d in range(3, NCARDS):
             for c in range(2, d):
                 for b in range(1, c):
                     for a in range(b):
-                        S4[low][i] = eval4_ids(a, b, c, d, low)
+                        STRENGTH4[a234_low][i] = eval4_ids(a, b, c, d, a234_low)
                         i += 1
     i = 0
     for b in range(1, NCARDS):
         for a in range(b):
-            S2[i] = eval2_ids(a, b)
+            STRENGTH2[i] = eval2_ids(a, b)
             i += 1
     for a in range(NCARDS):
-        S1[a] = enc(NOPAIR, rank_of(a) + 1, 0, 0, 0)
+        STRENGTH1[a] = enc(NOPAIR, rank_of(a) + 1, 0, 0, 0)
     # split structure
     q = 0
     for a in range(7):
@@ -226,46 +234,46 @@ cdef inline void sort2(int* x, int i, int j) noexcept nogil:
         t = x[i]; x[i] = x[j]; x[j] = t
 
 
-cdef inline int32_t lookup4(int a, int b, int c, int d, int low) noexcept nogil:
+cdef inline int32_t lookup4(int a, int b, int c, int d, int a234_low) noexcept nogil:
     cdef int x[4]
     x[0] = a; x[1] = b; x[2] = c; x[3] = d
     sort2(x, 0, 1); sort2(x, 2, 3); sort2(x, 0, 2); sort2(x, 1, 3); sort2(x, 1, 2)
-    return S4[low][BINOM[x[0]][1] + BINOM[x[1]][2] + BINOM[x[2]][3] + BINOM[x[3]][4]]
+    return STRENGTH4[a234_low][BINOM[x[0]][1] + BINOM[x[1]][2] + BINOM[x[2]][3] + BINOM[x[3]][4]]
 
 
 cdef inline int32_t lookup2(int a, int b) noexcept nogil:
     if a > b:
         a, b = b, a
-    return S2[a + BINOM[b][2]]
+    return STRENGTH2[a + BINOM[b][2]]
 
 
-cdef void seven_parts(const int* c, int low, int32_t* h35, int32_t* m21,
-                      int32_t* l7) noexcept nogil:
+cdef void seven_parts(const int* c, int a234_low, int32_t* high35, int32_t* medium21,
+                      int32_t* low7) noexcept nogil:
     """Strengths of the 35 four-card, 21 two-card and 7 one-card parts of seven cards."""
     cdef int q, i
     for q in range(35):
-        h35[q] = lookup4(c[SUB4[q][0]], c[SUB4[q][1]], c[SUB4[q][2]], c[SUB4[q][3]], low)
+        high35[q] = lookup4(c[SUB4[q][0]], c[SUB4[q][1]], c[SUB4[q][2]], c[SUB4[q][3]], a234_low)
     for i in range(21):
-        m21[i] = lookup2(c[PAIR_POS[i][0]], c[PAIR_POS[i][1]])
+        medium21[i] = lookup2(c[PAIR_POS[i][0]], c[PAIR_POS[i][1]])
     for i in range(7):
-        l7[i] = S1[c[i]]
+        low7[i] = STRENGTH1[c[i]]
 
 
 # ---------------------------------------------------------------------------------------------
 # Python-facing functions
 # ---------------------------------------------------------------------------------------------
 
-def strength(tuple ids, int low):
+def strength(tuple ids, int a234_low):
     """Strength of one 1-, 2- or 4-card hand (ids distinct, in 0..52; checked by the caller)."""
     cdef Py_ssize_t n = len(ids)
     if n == 4:
-        return lookup4(ids[0], ids[1], ids[2], ids[3], low)
+        return lookup4(ids[0], ids[1], ids[2], ids[3], a234_low)
     if n == 2:
         return lookup2(ids[0], ids[1])
-    return S1[<int>ids[0]]
+    return STRENGTH1[<int>ids[0]]
 
 
-def split_strengths(tuple ids, int low):
+def split_strengths(tuple ids, int a234_low):
     """(high, medium, low) strength lists of the 105 splits of seven checked ids."""
     cdef int c[7]
     cdef int32_t hi[NSPLITS]
@@ -274,7 +282,7 @@ def split_strengths(tuple ids, int low):
     cdef int k
     for k in range(7):
         c[k] = ids[k]
-    split_strengths7(c, low, hi, me, lo)
+    split_strengths7(c, a234_low, hi, me, lo)
     return [hi[k] for k in range(NSPLITS)], [me[k] for k in range(NSPLITS)], \
         [lo[k] for k in range(NSPLITS)]
 
@@ -314,7 +322,7 @@ cdef inline Py_ssize_t check_rows(const card_t[:, ::1] hands) noexcept nogil:
     return -1
 
 
-def strengths_kernel(const card_t[:, ::1] hands, int low, int32_t[::1] out):
+def strengths_kernel(const card_t[:, ::1] hands, int a234_low, int32_t[::1] out):
     """Fill ``out`` with the strengths of n 1-, 2- or 4-card rows; returns the first bad row
     (nothing written) or -1."""
     cdef Py_ssize_t i, n = hands.shape[0], w = hands.shape[1]
@@ -324,39 +332,39 @@ def strengths_kernel(const card_t[:, ::1] hands, int low, int32_t[::1] out):
         if bad < 0:
             if w == 4:
                 for i in range(n):
-                    out[i] = lookup4(hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3], low)
+                    out[i] = lookup4(hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3], a234_low)
             elif w == 2:
                 for i in range(n):
                     out[i] = lookup2(hands[i, 0], hands[i, 1])
             else:
                 for i in range(n):
-                    out[i] = S1[hands[i, 0]]
+                    out[i] = STRENGTH1[hands[i, 0]]
     return bad
 
 
-def legal_kernel(const card_t[:, ::1] hands, int low, uint8_t[:, ::1] out):
+def legal_kernel(const card_t[:, ::1] hands, int a234_low, uint8_t[:, ::1] out):
     """Fill ``out`` (n x 105) with the legality of every split of n seven-card rows
     (rule 3.2: high > medium > low); returns the first bad row (nothing written) or -1."""
     cdef Py_ssize_t i, bad
     cdef int k
     cdef int c[7]
-    cdef int32_t h35[35]
-    cdef int32_t m21[21]
-    cdef int32_t l7[7]
+    cdef int32_t high35[35]
+    cdef int32_t medium21[21]
+    cdef int32_t low7[7]
     cdef int32_t m
     with nogil:
         bad = check_rows(hands)
         if bad < 0:
             for i in range(hands.shape[0]):
                 load7(&hands[i, 0], c)
-                seven_parts(c, low, h35, m21, l7)
+                seven_parts(c, a234_low, high35, medium21, low7)
                 for k in range(NSPLITS):
-                    m = m21[SPLIT_M[k]]
-                    out[i, k] = h35[SPLIT_Q[k]] > m and m > l7[SPLIT_L[k]]
+                    m = medium21[SPLIT_M[k]]
+                    out[i, k] = high35[SPLIT_Q[k]] > m and m > low7[SPLIT_L[k]]
     return bad
 
 
-def split_strengths_kernel(const card_t[:, ::1] hands, int low, int32_t[:, :, ::1] out):
+def split_strengths_kernel(const card_t[:, ::1] hands, int a234_low, int32_t[:, :, ::1] out):
     """Fill ``out`` (n x 105 x 3) with the (high, medium, low) strengths of every split of n
     seven-card rows; returns the first bad row (nothing written) or -1."""
     cdef Py_ssize_t i, bad
@@ -370,7 +378,7 @@ def split_strengths_kernel(const card_t[:, ::1] hands, int low, int32_t[:, :, ::
         if bad < 0:
             for i in range(hands.shape[0]):
                 load7(&hands[i, 0], c)
-                split_strengths7(c, low, hi, me, lo)
+                split_strengths7(c, a234_low, hi, me, lo)
                 for k in range(NSPLITS):
                     out[i, k, 0] = hi[k]
                     out[i, k, 1] = me[k]
@@ -378,7 +386,7 @@ def split_strengths_kernel(const card_t[:, ::1] hands, int low, int32_t[:, :, ::
     return bad
 
 
-def match_split_kernel(const card_t[:, ::1] hands, int low, const int32_t[:, ::1] tri,
+def match_split_kernel(const card_t[:, ::1] hands, int a234_low, const int32_t[:, ::1] tri,
                        int16_t[::1] out):
     """out[i] = the first split of row i (in SPLIT_POSITIONS order of the row) whose
     (high, medium, low) strengths are tri[i], or -1 when none is; returns the first bad row
@@ -394,7 +402,7 @@ def match_split_kernel(const card_t[:, ::1] hands, int low, const int32_t[:, ::1
         if bad < 0:
             for i in range(hands.shape[0]):
                 load7(&hands[i, 0], c)
-                split_strengths7(c, low, hi, me, lo)
+                split_strengths7(c, a234_low, hi, me, lo)
                 out[i] = -1
                 for k in range(NSPLITS):
                     if hi[k] == tri[i, 0] and me[k] == tri[i, 1] and lo[k] == tri[i, 2]:
@@ -403,15 +411,15 @@ def match_split_kernel(const card_t[:, ::1] hands, int low, const int32_t[:, ::1
     return bad
 
 
-def table_view(int size, int low):
+def table_view(int size, int a234_low):
     """A read-only numpy copy of one strength table (4: colex-indexed, 2, or 1)."""
     cdef int32_t[::1] view
     if size == 4:
-        view = <int32_t[:N4]>&S4[low][0]
+        view = <int32_t[:N4]>&STRENGTH4[a234_low][0]
     elif size == 2:
-        view = <int32_t[:N2]>&S2[0]
+        view = <int32_t[:N2]>&STRENGTH2[0]
     else:
-        view = <int32_t[:NCARDS]>&S1[0]
+        view = <int32_t[:NCARDS]>&STRENGTH1[0]
     arr = np.array(view, dtype=np.int32)
     arr.setflags(write=False)
     return arr
@@ -420,10 +428,21 @@ def table_view(int size, int low):
 # ---------------------------------------------------------------------------------------------
 # house ways (rule 5)
 # ---------------------------------------------------------------------------------------------
-# A way is (kind, o0, o1, o2): kind 0 = priority over (o0, o1, o2), indexes into
-# (high, medium, low); kind 1 = "classic" (rule 5.4), medium-first over the allowed settings.
+# A way is (kind, first_hand, second_hand, third_hand): kind 0 = priority over those hands,
+# indexes into (high, medium, low); kind 1 = "classic" (rule 5.4), medium-first over the
+# allowed settings.
 # Hands are first sorted by id, so rank groups are runs of positions (the joker, id 52, ends
 # the aces' run); ALLOWED[run pattern] is the 105-bit set of splits rule 5.4 (a)-(d) allow.
+
+# the built-in ways as (kind, first_hand, second_hand, third_hand), hands numbered 0 high,
+# 1 medium, 2 low: the one definition, which asiapoker.house_way reads; ``house_way7``'s
+# number for a way is its place here
+BUILTIN_WAYS = {"classic": (1, 1, 2, 0), "medium-first": (0, 1, 2, 0),
+                "high-first": (0, 0, 1, 2)}
+cdef int WAY_CODES[3][4]
+for _i, _code in enumerate(BUILTIN_WAYS.values()):
+    for _j in range(4):
+        WAY_CODES[_i][_j] = _code[_j]
 
 cdef uint64_t ALLOWED[64][2]
 cdef uint8_t SPLIT_PART[NSPLITS][7]    # 0 high, 1 medium, 2 low, by position
@@ -493,21 +512,22 @@ cdef inline void sort7(int* c) noexcept nogil:
         c[j + 1] = t
 
 
-cdef int choose(const int* c, int low, int kind, int o0, int o1, int o2,
+cdef int choose(const int* c, int a234_low, int kind, int first_hand, int second_hand,
+                int third_hand,
                 int32_t* hml) noexcept nogil:
     """The house way's split (an index into the splits of ``c``, which is sorted ascending);
     writes its (high, medium, low) strengths to ``hml``.  Ties: the first split in order."""
-    cdef int32_t h35[35]
-    cdef int32_t m21[21]
-    cdef int32_t l7[7]
+    cdef int32_t high35[35]
+    cdef int32_t medium21[21]
+    cdef int32_t low7[7]
     cdef int32_t s[3]
     cdef int k, code = 0, p, best_k = -1, rnd
     cdef uint64_t key, best = 0
-    seven_parts(c, low, h35, m21, l7)
+    seven_parts(c, a234_low, high35, medium21, low7)
     if kind == 1:
-        o0 = 1
-        o1 = 2
-        o2 = 0
+        first_hand = 1
+        second_hand = 2
+        third_hand = 0
         for p in range(6):
             if rank_of(c[p]) != rank_of(c[p + 1]):
                 code |= 1 << p
@@ -517,22 +537,23 @@ cdef int choose(const int* c, int low, int kind, int o0, int o1, int o2,
         for k in range(NSPLITS):
             if kind == 1 and rnd == 0 and not (ALLOWED[code][k >> 6] >> (k & 63)) & 1:
                 continue
-            s[0] = h35[SPLIT_Q[k]]
-            s[1] = m21[SPLIT_M[k]]
-            s[2] = l7[SPLIT_L[k]]
+            s[0] = high35[SPLIT_Q[k]]
+            s[1] = medium21[SPLIT_M[k]]
+            s[2] = low7[SPLIT_L[k]]
             if s[0] > s[1] and s[1] > s[2]:
-                key = ((<uint64_t>s[o0]) << 40) | ((<uint64_t>s[o1]) << 20) | (<uint64_t>s[o2])
+                key = (((<uint64_t>s[first_hand]) << 40) | ((<uint64_t>s[second_hand]) << 20)
+                       | (<uint64_t>s[third_hand]))
                 if key > best:
                     best = key
                     best_k = k
     if best_k >= 0:
-        hml[0] = h35[SPLIT_Q[best_k]]
-        hml[1] = m21[SPLIT_M[best_k]]
-        hml[2] = l7[SPLIT_L[best_k]]
+        hml[0] = high35[SPLIT_Q[best_k]]
+        hml[1] = medium21[SPLIT_M[best_k]]
+        hml[2] = low7[SPLIT_L[best_k]]
     return best_k
 
 
-def choose_one(tuple ids, int low, int kind, int o0, int o1, int o2):
+def choose_one(tuple ids, int a234_low, int kind, int first_hand, int second_hand, int third_hand):
     """(split index into the SORTED ids, (h, m, l)) for seven checked ids."""
     cdef int c[7]
     cdef int32_t hml[3]
@@ -540,11 +561,12 @@ def choose_one(tuple ids, int low, int kind, int o0, int o1, int o2):
     for k in range(7):
         c[k] = ids[k]
     sort7(c)
-    k = choose(c, low, kind, o0, o1, o2, hml)
+    k = choose(c, a234_low, kind, first_hand, second_hand, third_hand, hml)
     return k, (hml[0], hml[1], hml[2])
 
 
-def house_way_kernel(const card_t[:, ::1] hands, int low, int kind, int o0, int o1, int o2,
+def house_way_kernel(const card_t[:, ::1] hands, int a234_low, int kind, int first_hand,
+                     int second_hand, int third_hand,
                      int32_t[:, ::1] out):
     """Fill ``out`` (n x 3) with the house way's (high, medium, low) strengths of n seven-card
     rows; returns the first bad row (nothing trusted in ``out``) or -1."""
@@ -557,7 +579,7 @@ def house_way_kernel(const card_t[:, ::1] hands, int low, int kind, int o0, int 
             for i in range(hands.shape[0]):
                 load7(&hands[i, 0], c)
                 sort7(c)
-                choose(c, low, kind, o0, o1, o2, hml)
+                choose(c, a234_low, kind, first_hand, second_hand, third_hand, hml)
                 out[i, 0] = hml[0]
                 out[i, 1] = hml[1]
                 out[i, 2] = hml[2]
@@ -571,8 +593,8 @@ def house_way_kernel(const card_t[:, ::1] hands, int low, int kind, int o0, int 
 # holds 4+ of its cards (3+ with the joker).  A DealerModel holds, for one house way and rule
 # set, the triple of every rank class and the exact correction of every flush-capable class
 # (suit s holds exactly the ranks F, the other cards have ranks O in the other suits); built by
-# asiapoker.solver.  For a player hand the dealer's distribution over the triples is counted
-# with binomials of the cards left, and the two-of-three counts come from one sweep over the
+# build_dealer_model below.  For a player hand the dealer's distribution over the triples is
+# counted with binomials of the cards left, and the two-of-three counts come from one sweep over the
 # triples in high-strength order with 2D prefix sums over (medium, low).
 
 from libc.stdlib cimport calloc, free, malloc
@@ -593,41 +615,41 @@ cdef enum:
 
 
 cdef void answer_on(Py_ssize_t n, const int32_t* th, const int16_t* cell, const int32_t* dist,
-                    int nt, const int64_t* qkey, int64_t* out, int64_t* A, int64_t* PA,
-                    int64_t* PB) noexcept nogil:
+                    int nt, const int64_t* qkey, int64_t* out, int64_t* cell_sum,
+                    int64_t* below_high, int64_t* all_high) noexcept nogil:
     """DealerModel.answer over ``n`` triples given by their high strengths (ascending) and
     (medium, low) cells."""
     cdef Py_ssize_t p = 0, last = -1
     cdef int j = 0, mi, li
     cdef int64_t h
-    memset(A, 0, CELLS * sizeof(int64_t))
+    memset(cell_sum, 0, CELLS * sizeof(int64_t))
     while j < nt:
         h = qkey[j] >> 12
         while p < n and th[p] < h:
-            A[cell[p]] += dist[p]
+            cell_sum[cell[p]] += dist[p]
             p += 1
-        if p != last:                          # PA is still right when nothing was added
-            prefix2d(A, PA)
+        if p != last:                  # below_high is still right when nothing was added
+            prefix2d(cell_sum, below_high)
             last = p
         while j < nt and (qkey[j] >> 12) == h:
             mi = (qkey[j] >> 4) & 127
             li = qkey[j] & 15
-            out[j] = (PA[mi * (NL + 1) + NL] + PA[NM * (NL + 1) + li]
-                      - 2 * PA[mi * (NL + 1) + li])
+            out[j] = (below_high[mi * (NL + 1) + NL] + below_high[NM * (NL + 1) + li]
+                      - 2 * below_high[mi * (NL + 1) + li])
             j += 1
     while p < n:
-        A[cell[p]] += dist[p]
+        cell_sum[cell[p]] += dist[p]
         p += 1
-    prefix2d(A, PB)
+    prefix2d(cell_sum, all_high)
     for j in range(nt):
         mi = (qkey[j] >> 4) & 127
         li = qkey[j] & 15
-        out[j] += PB[mi * (NL + 1) + li]
+        out[j] += all_high[mi * (NL + 1) + li]
 
 
 cdef class DealerModel:
-    """Class tables of one house way and rule set (built by asiapoker.solver)."""
-    cdef readonly int low
+    """Class tables of one house way and rule set (built by :func:`build_dealer_model`)."""
+    cdef readonly int a234_low
     cdef readonly Py_ssize_t n_triples
     cdef int32_t[::1] tr_h
     cdef int16_t[::1] tr_cell        # (medium index + 1) * (NL + 1) + low index + 1
@@ -651,9 +673,9 @@ cdef class DealerModel:
     cdef int32_t[:, ::1] db_pos
     cdef int32_t[::1] db_run
 
-    def __init__(self, int low, tr_h, tr_md, tr_ld, rk_pairs, rk_joker, rk_tid,
+    def __init__(self, int a234_low, tr_h, tr_md, tr_ld, rk_pairs, rk_joker, rk_tid,
                  sg_f, sg_o, sg_joker, sg_tid, db_f1, db_f2, db_tid, mvals, lvals):
-        self.low = low
+        self.a234_low = a234_low
         self.n_triples = len(tr_h)
         self.tr_h = tr_h
         self.tr_cell = ((np.asarray(tr_md, dtype=np.int16) + 1) * (NL + 1)
@@ -683,21 +705,23 @@ cdef class DealerModel:
         """(rank classes, single-flush corrections, double-flush corrections, triples)."""
         return (self.rk_tid.shape[0], self.sg_f.shape[0], self.db_f1.shape[0], self.n_triples)
 
-    cdef void rank_part(self, const int64_t* P, int jok, int32_t* dist) noexcept nogil:
+    cdef void rank_part(self, const int64_t* rank_ways, int dealer_joker,
+                        int32_t* dist) noexcept nogil:
         """Add the dealer hands counted by rank alone: for each rank class, the product of
-        P[r * 5 + k] = C(cards of rank r left, k) over its (rank, count) pairs (classes with
-        the joker only when ``jok``: the player does not hold it)."""
+        rank_ways[r * 5 + k] = C(cards of rank r left, k) over its (rank, count) pairs
+        (classes with the joker only when ``dealer_joker``: the player does not hold it)."""
         cdef Py_ssize_t n, nr = self.rk_tid.shape[0]
         cdef const uint8_t* rk = &self.rk_pairs[0, 0]
         cdef const uint8_t* rkj = &self.rk_joker[0]
         cdef const int32_t* rkt = &self.rk_tid[0]
         cdef const uint8_t* o
         for n in range(nr):
-            if rkj[n] and not jok:
+            if rkj[n] and not dealer_joker:
                 continue
             o = rk + 7 * n
-            dist[rkt[n]] += <int32_t>(P[o[0]] * P[o[1]] * P[o[2]] * P[o[3]] * P[o[4]] * P[o[5]]
-                                      * P[o[6]])
+            dist[rkt[n]] += <int32_t>(rank_ways[o[0]] * rank_ways[o[1]] * rank_ways[o[2]]
+                                      * rank_ways[o[3]] * rank_ways[o[4]] * rank_ways[o[5]]
+                                      * rank_ways[o[6]])
 
     cdef void distribution(self, const int* player, int32_t* dist) noexcept nogil:
         """dist[t] = number of dealer hands from the 46 other cards whose triple is t (every
@@ -705,9 +729,9 @@ cdef class DealerModel:
         cdef int avail[13]
         cdef int avail_in[4][13]
         cdef int availmask[4]
-        cdef int64_t P[65]          # P[r * 5 + k] = C(cards of rank r left, k); P[0] = 1
-        cdef int64_t Q[4][52]       # Q[s][r * 4 + k] = C(rank r left outside suit s, k)
-        cdef int r, s, s2, i, k, jok = 1
+        cdef int64_t rank_ways[65]       # [r * 5 + k] = C(cards of rank r left, k); [0] = 1
+        cdef int64_t offsuit_ways[4][52] # [s][r * 4 + k] = C(rank r left outside suit s, k)
+        cdef int r, s, s2, i, k, dealer_joker = 1
         cdef Py_ssize_t n, ns = self.sg_f.shape[0]
         cdef int64_t cnt
         cdef int f
@@ -722,7 +746,7 @@ cdef class DealerModel:
                 avail_in[s][r] = 1
         for i in range(7):
             if player[i] == JOKER:
-                jok = 0
+                dealer_joker = 0
             else:
                 avail[player[i] >> 2] -= 1
                 avail_in[player[i] & 3][player[i] >> 2] = 0
@@ -732,28 +756,28 @@ cdef class DealerModel:
                 availmask[s] |= avail_in[s][r] << r
         for r in range(13):
             for k in range(5):
-                P[r * 5 + k] = BINOM[avail[r]][k]
+                rank_ways[r * 5 + k] = BINOM[avail[r]][k]
             for s in range(4):
                 for k in range(4):
-                    Q[s][r * 4 + k] = BINOM[avail[r] - avail_in[s][r]][k]
-        P[0] = 1
+                    offsuit_ways[s][r * 4 + k] = BINOM[avail[r] - avail_in[s][r]][k]
+        rank_ways[0] = 1
         for s in range(4):
-            Q[s][0] = 1
+            offsuit_ways[s][0] = 1
         memset(dist, 0, self.n_triples * sizeof(int32_t))
-        self.rank_part(P, jok, dist)
+        self.rank_part(rank_ways, dealer_joker, dist)
         for n in range(ns):                    # each entry read once, all four suits
-            if sgj[n] and not jok:
+            if sgj[n] and not dealer_joker:
                 continue
             f = sgf[n]
             o = sgo + 3 * n
             for s in range(4):
                 if f & ~availmask[s]:
                     continue
-                cnt = Q[s][o[0]] * Q[s][o[1]] * Q[s][o[2]]
+                cnt = offsuit_ways[s][o[0]] * offsuit_ways[s][o[1]] * offsuit_ways[s][o[2]]
                 if cnt:
                     dist[sgt[2 * n]] += <int32_t>cnt
                     dist[sgt[2 * n + 1]] -= <int32_t>cnt
-        if jok:
+        if dealer_joker:
             for s in range(4):
                 for s2 in range(s + 1, 4):
                     for n in range(self.db_f1.shape[0]):
@@ -770,19 +794,19 @@ cdef class DealerModel:
         hands of three (the player's count).  side 1: opposing hands that beat split k on at
         most one hand, copies going to split k (the dealer's count: the hands it does not
         lose to).  0 for a foul.  ``scratch`` holds 36 * CELLS int64."""
-        cdef int32_t h35[35]
-        cdef int32_t m21[21]
-        cdef int32_t l7[7]
+        cdef int32_t high35[35]
+        cdef int32_t medium21[21]
+        cdef int32_t low7[7]
         cdef int order[35]
-        cdef int64_t A[CELLS]
-        cdef int64_t* PA
-        cdef int64_t* PB = scratch + 35 * CELLS
+        cdef int64_t cell_sum[CELLS]
+        cdef int64_t* below_high
+        cdef int64_t* all_high = scratch + 35 * CELLS
         cdef int i, j, q, t, k, mi, li, qi
         cdef int32_t h, m, l
         cdef Py_ssize_t p = 0, n = self.n_triples
         cdef const int32_t* th = &self.tr_h[0]
         cdef const int16_t* cell = &self.tr_cell[0]
-        seven_parts(player, self.low, h35, m21, l7)
+        seven_parts(player, self.a234_low, high35, medium21, low7)
         # "opponent <= x" is "opponent < x + 1" on the integer scale: side 1 shifts every
         # comparison by one and leaves the legality test on the true strengths
         for q in range(35):                    # the 35 high hands, weakest first
@@ -790,30 +814,30 @@ cdef class DealerModel:
         for i in range(1, 35):
             t = order[i]
             j = i - 1
-            while j >= 0 and h35[order[j]] > h35[t]:
+            while j >= 0 and high35[order[j]] > high35[t]:
                 order[j + 1] = order[j]
                 j -= 1
             order[j + 1] = t
         # one sweep in high-strength order: the (medium, low) prefix sums of the dealer hands
-        # below each of the 35 high hands, then of all of them (PB)
-        memset(A, 0, sizeof(A))
+        # below each of the 35 high hands (below_high), then of all of them (all_high)
+        memset(cell_sum, 0, sizeof(cell_sum))
         for qi in range(35):
-            h = h35[order[qi]] + side
+            h = high35[order[qi]] + side
             while p < n and th[p] < h:
-                A[cell[p]] += dist[p]
+                cell_sum[cell[p]] += dist[p]
                 p += 1
-            prefix2d(A, scratch + qi * CELLS)
+            prefix2d(cell_sum, scratch + qi * CELLS)
         while p < n:
-            A[cell[p]] += dist[p]
+            cell_sum[cell[p]] += dist[p]
             p += 1
-        prefix2d(A, PB)
+        prefix2d(cell_sum, all_high)
         for qi in range(35):
             q = order[qi]
-            h = h35[q]
-            PA = scratch + qi * CELLS
+            h = high35[q]
+            below_high = scratch + qi * CELLS
             for k in range(3 * q, 3 * q + 3):
-                m = m21[SPLIT_M[k]]
-                l = l7[SPLIT_L[k]]
+                m = medium21[SPLIT_M[k]]
+                l = low7[SPLIT_L[k]]
                 if not (h > m and m > l):
                     out[k] = 0
                     continue
@@ -823,9 +847,9 @@ cdef class DealerModel:
                 li = 0
                 while li < NL and self.lvals[li] < l + side:
                     li += 1
-                # P[x][y] = dealer hands with medium index < x and low index < y
-                out[k] = (PA[mi * (NL + 1) + NL] + PA[NM * (NL + 1) + li]
-                          + PB[mi * (NL + 1) + li] - 2 * PA[mi * (NL + 1) + li])
+                # prefix[x][y] = dealer hands with medium index < x and low index < y
+                out[k] = (below_high[mi * (NL + 1) + NL] + below_high[NM * (NL + 1) + li]
+                          + all_high[mi * (NL + 1) + li] - 2 * below_high[mi * (NL + 1) + li])
 
     def solve_rows(self, const card_t[:, ::1] hands, int64_t[:, ::1] out, int64_t[::1] totals,
                    int side=0):
@@ -873,12 +897,12 @@ cdef class DealerModel:
         return counts.astype(np.int64)
 
     cdef void answer(self, const int32_t* dist, int nt, const int64_t* qkey, int64_t* out,
-                     int64_t* A, int64_t* PA, int64_t* PB) noexcept nogil:
+                     int64_t* cell_sum, int64_t* below_high, int64_t* all_high) noexcept nogil:
         """out[j] = dealer hands of ``dist`` that the player triple ``qkey[j]`` beats on two
         hands of three; ``qkey`` is sorted, each key is high << 12 | medium index << 4 | low
         index (the indices of the first medium / low strength not below the player's)."""
-        answer_on(self.n_triples, &self.tr_h[0], &self.tr_cell[0], dist, nt, qkey, out, A, PA,
-                  PB)
+        answer_on(self.n_triples, &self.tr_h[0], &self.tr_cell[0], dist, nt, qkey, out, cell_sum,
+                  below_high, all_high)
 
     cdef int solve_group(self, const int* rows, int g, int64_t* out, int32_t* dist,
                          int64_t* work) noexcept nogil:
@@ -886,10 +910,10 @@ cdef class DealerModel:
         multiset, sharing the dealer's rank-only counts and each suit's flush corrections
         across the rows.  Returns 0, or -1 when the rows need more distinct triples or suit
         sets than the work space holds (the caller then solves them one by one)."""
-        cdef int64_t* A = work
-        cdef int64_t* PA = A + CELLS
-        cdef int64_t* PB = PA + CELLS
-        cdef int64_t* qkey = PB + CELLS                 # GMAXT sorted distinct triples
+        cdef int64_t* cell_sum = work
+        cdef int64_t* below_high = cell_sum + CELLS
+        cdef int64_t* all_high = below_high + CELLS
+        cdef int64_t* qkey = all_high + CELLS                 # GMAXT sorted distinct triples
         cdef int64_t* L = qkey + GMAXT                  # (1 + GMAXS + 1) x GMAXT answers
         cdef int16_t* tix = <int16_t*>(L + (GMAXS + 2) * GMAXT)   # g x 105 triple index
         cdef int16_t* six = tix + GROWS * NSPLITS       # g x 4 suit-set index
@@ -900,12 +924,12 @@ cdef class DealerModel:
         cdef int sets[GMAXS]
         cdef int avail[13]
         cdef int avail_in[13]
-        cdef int64_t P[65]
-        cdef int64_t Q[52]
-        cdef int32_t h35[35]
-        cdef int32_t m21[21]
-        cdef int32_t l7[7]
-        cdef int i, k, r, s, s2, t, mi, li, nt = 0, ns = 0, jok = 1, f, smask, slot, amask
+        cdef int64_t rank_ways[65]
+        cdef int64_t offsuit_ways[52]
+        cdef int32_t high35[35]
+        cdef int32_t medium21[21]
+        cdef int32_t low7[7]
+        cdef int i, k, r, s, s2, t, mi, li, nt = 0, ns = 0, dealer_joker = 1, f, smask, slot, amask
         cdef int amask2
         cdef int32_t m, l
         cdef int64_t key, cnt, acc
@@ -928,11 +952,11 @@ cdef class DealerModel:
         memset(smap, 0xFF, 8192 * sizeof(int16_t))
         for i in range(g):
             c = rows + 7 * i
-            seven_parts(c, self.low, h35, m21, l7)
+            seven_parts(c, self.a234_low, high35, medium21, low7)
             for k in range(NSPLITS):
-                m = m21[SPLIT_M[k]]
-                l = l7[SPLIT_L[k]]
-                if not (h35[SPLIT_Q[k]] > m and m > l):
+                m = medium21[SPLIT_M[k]]
+                l = low7[SPLIT_L[k]]
+                if not (high35[SPLIT_Q[k]] > m and m > l):
                     tix[i * NSPLITS + k] = -1
                     continue
                 mi = 0
@@ -941,7 +965,7 @@ cdef class DealerModel:
                 li = 0
                 while li < NL and self.lvals[li] < l:
                     li += 1
-                key = (<int64_t>h35[SPLIT_Q[k]] << 12) | (mi << 4) | li
+                key = (<int64_t>high35[SPLIT_Q[k]] << 12) | (mi << 4) | li
                 slot = <int>((<uint64_t>key * 0x9E3779B97F4A7C15ULL) >> 54)   # GHASH = 1024
                 while hval[slot] >= 0 and hkey[slot] != key:
                     slot = (slot + 1) & (GHASH - 1)
@@ -989,43 +1013,43 @@ cdef class DealerModel:
             avail[r] = 4
         for k in range(7):
             if c[k] == JOKER:
-                jok = 0
+                dealer_joker = 0
             else:
                 avail[c[k] >> 2] -= 1
         for r in range(13):
             for k in range(5):
-                P[r * 5 + k] = BINOM[avail[r]][k]
-        P[0] = 1
+                rank_ways[r * 5 + k] = BINOM[avail[r]][k]
+        rank_ways[0] = 1
         memset(dist, 0, self.n_triples * sizeof(int32_t))
-        self.rank_part(P, jok, dist)
-        self.answer(dist, nt, qkey, L, A, PA, PB)
+        self.rank_part(rank_ways, dealer_joker, dist)
+        self.answer(dist, nt, qkey, L, cell_sum, below_high, all_high)
         # one suit's flush corrections for each distinct suit set
         for s in range(ns):
             amask = 0x1FFF & ~sets[s]
             for r in range(13):
                 avail_in[r] = (amask >> r) & 1
                 for k in range(4):
-                    Q[r * 4 + k] = BINOM[avail[r] - avail_in[r]][k]
-            Q[0] = 1
+                    offsuit_ways[r * 4 + k] = BINOM[avail[r] - avail_in[r]][k]
+            offsuit_ways[0] = 1
             memset(dist, 0, self.n_triples * sizeof(int32_t))
             for n in range(nsg):
-                if sgj[n] and not jok:
+                if sgj[n] and not dealer_joker:
                     continue
                 f = sgf[n]
                 if f & ~amask:
                     continue
                 o = sgo + 3 * n
-                cnt = Q[o[0]] * Q[o[1]] * Q[o[2]]
+                cnt = offsuit_ways[o[0]] * offsuit_ways[o[1]] * offsuit_ways[o[2]]
                 if cnt:
                     dist[sgt[2 * n]] += <int32_t>cnt
                     dist[sgt[2 * n + 1]] -= <int32_t>cnt
-            self.answer(dist, nt, qkey, L + (1 + s) * GMAXT, A, PA, PB)
+            self.answer(dist, nt, qkey, L + (1 + s) * GMAXT, cell_sum, below_high, all_high)
         # each row: the sum of its parts, and its own two-suit corrections (joker with the dealer)
         Lrow = L + (GMAXS + 1) * GMAXT
         for i in range(g):
             for t in range(nt):
                 Lrow[t] = 0
-            if jok and ndb:
+            if dealer_joker and ndb:
                 memset(dist, 0, nu * sizeof(int32_t))
                 for s in range(4):
                     smask = sets[six[i * 4 + s]]
@@ -1042,7 +1066,8 @@ cdef class DealerModel:
                                 dist[dpos[4 * n + 1]] -= 1
                                 dist[dpos[4 * n + 2]] -= 1
                                 dist[dpos[4 * n + 3]] += 1
-                answer_on(nu, &self.du_h[0], &self.du_cell[0], dist, nt, qkey, Lrow, A, PA, PB)
+                answer_on(nu, &self.du_h[0], &self.du_cell[0], dist, nt, qkey, Lrow, cell_sum,
+                          below_high, all_high)
             for k in range(NSPLITS):
                 t = tix[i * NSPLITS + k]
                 if t < 0:
@@ -1107,6 +1132,88 @@ cdef class DealerModel:
         return bad
 
 
+# the layout of a DealerModel's tables, built from a house way
+
+def _mask(ranks):
+    return np.bitwise_or.reduce(1 << ranks, axis=1).astype(np.uint16)
+
+
+def _packed_counts(o, width, base):
+    """Each row's (rank, count) pairs as ``rank * base + count`` bytes, ``width`` of them,
+    0 where unused (the core multiplies table entries: entry 0 is 1)."""
+    from asiapoker._classes import rank_counts
+    cnt = rank_counts(o)
+    rows, ranks = np.nonzero(cnt)
+    pos = np.arange(len(rows)) - np.searchsorted(rows, rows)
+    packed = np.zeros((len(o), width), dtype=np.uint8)
+    packed[rows, pos] = ranks * base + cnt[rows, ranks]
+    return packed
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def build_dealer_model(triples, int a234_low):
+    """The DealerModel of a house way given as ``triples`` (n x 7 sorted card ids -> n x 3
+    strengths); the one place that lays out the tables DealerModel reads."""
+    from asiapoker._classes import (
+        flush_classes, flush_rep, multisets, rank_rep, subsets, with_joker)
+    reps = []     # every triple we will refer to, in blocks
+    # rank classes: no suit can make a flush (4+ suited, or 3+ with the joker)
+    rk_rows, rk_joker = [], []
+    for joker in (False, True):
+        ms = multisets(6 if joker else 7, 4)
+        rk_rows.append(ms)
+        rk_joker.append(np.full(len(ms), joker))
+        reps.append(triples(rank_rep(ms, joker)))
+    rk_pairs = np.concatenate([_packed_counts(ms, 7, 5) for ms in rk_rows])
+    # single flush suits: suit 0 holds exactly F, the rest O lie in suits 1-3
+    sg_f, sg_o, sg_joker = [], [], []
+    for joker in (False, True):
+        for f, o in flush_classes(joker, 3 if joker else 4):
+            reps.append(triples(flush_rep(f, o, joker)))
+            reps.append(triples(rank_rep(np.hstack([f, o]), joker)))
+            sg_f.append(_mask(f))
+            sg_o.append(_packed_counts(o, 3, 4))
+            sg_joker.append(np.full(len(f), joker))
+    # two flush suits (3 + 3 + joker): suit 0 holds F1, suit 1 holds F2
+    f3 = subsets(3)
+    i1, i2 = np.divmod(np.arange(len(f3) ** 2), len(f3))
+    f1, f2 = f3[i1], f3[i2]
+    reps.append(triples(with_joker(np.hstack([f1 * 4, f2 * 4 + 1]), True)))
+    reps.append(triples(flush_rep(f1, f2, True)))
+    reps.append(triples(flush_rep(f2, f1, True)))
+    reps.append(triples(rank_rep(np.hstack([f1, f2]), True)))
+
+    every = np.concatenate(reps).astype(np.int64)
+    keys = (every[:, 0] << 40) | (every[:, 1] << 20) | every[:, 2]
+    uniq, tid = np.unique(keys, return_inverse=True)
+    tid = tid.astype(np.int32)
+    sizes = [len(b) for b in reps]
+    blocks = np.split(tid, np.cumsum(sizes)[:-1])
+    rk_tid = np.concatenate(blocks[0:2])
+    sg_blocks = blocks[2:-4]
+    sg_true = np.concatenate(sg_blocks[0::2])
+    sg_rank = np.concatenate(sg_blocks[1::2])
+    keep = sg_true != sg_rank
+    db = np.stack(blocks[-4:], axis=1)
+    db_keep = ~(((db[:, 0] == db[:, 1]) & (db[:, 2] == db[:, 3]))
+                | ((db[:, 0] == db[:, 2]) & (db[:, 1] == db[:, 3])))
+    mvals = np.unique(table_view(2, a234_low))
+    lvals = np.unique(table_view(1, a234_low))
+    th, tm, tl = uniq >> 40, (uniq >> 20) & 0xFFFFF, uniq & 0xFFFFF
+    return DealerModel(
+        a234_low,
+        th.astype(np.int32), np.searchsorted(mvals, tm).astype(np.int16),
+        np.searchsorted(lvals, tl).astype(np.int8),
+        np.ascontiguousarray(rk_pairs), np.concatenate(rk_joker).astype(np.uint8), rk_tid,
+        np.concatenate(sg_f)[keep], np.ascontiguousarray(np.concatenate(sg_o)[keep]),
+        np.concatenate(sg_joker).astype(np.uint8)[keep],
+        np.ascontiguousarray(np.stack([sg_true, sg_rank], 1)[keep]),
+        _mask(f1)[db_keep], _mask(f2)[db_keep], np.ascontiguousarray(db[db_keep]),
+        mvals.astype(np.int32), lvals.astype(np.int32),
+    )
+
+
 cdef inline void prefix2d(const int64_t* a, int64_t* p) noexcept nogil:
     """p[x][y] = sum of a[i][j] for i < x, j < y, where a is stored shifted by one (row and
     column 0 are zero): p is the inclusive prefix of a."""
@@ -1134,7 +1241,8 @@ cdef inline Py_ssize_t find_key(const int64_t* keys, Py_ssize_t n, int64_t key) 
     return lo if lo < n and keys[lo] == key else -1
 
 
-def enumerate_dealer(tuple player, int low, int kind, int o0, int o1, int o2,
+def enumerate_dealer(tuple player, int a234_low, int kind, int first_hand, int second_hand,
+                     int third_hand,
                      int32_t[::1] dense_h, int n_h, int32_t[::1] dense_m,
                      const int64_t[::1] keys=None, const int32_t[:, ::1] tri=None):
     """Reference path: walk every 7-card dealer hand from the 46 cards the player does not
@@ -1177,7 +1285,7 @@ def enumerate_dealer(tuple player, int low, int kind, int o0, int o1, int o2,
                 else:
                     hv[dense_h[tri[lo, 0]], dense_m[tri[lo, 1]], (tri[lo, 2] >> 12) - 1] += 1
             else:
-                choose(c, low, kind, o0, o1, o2, hml)
+                choose(c, a234_low, kind, first_hand, second_hand, third_hand, hml)
                 hv[dense_h[hml[0]], dense_m[hml[1]], (hml[2] >> 12) - 1] += 1
             j = 6
             while j >= 0 and idx[j] == n - 7 + j:
@@ -1197,6 +1305,28 @@ def enumerate_dealer(tuple player, int low, int kind, int o0, int o1, int o2,
 # kind, 1 five aces, 2 royal flush, 3 natural straight flush, 4 straight flush with joker,
 # 5 four of a kind, 6 9-high, 7 full house, 8 flush, 9 three of a kind, 10 straight.
 # The joker completes straights and flushes (any one missing card) and is otherwise an ace.
+
+# bonus categories: bit b of a bonus mask is category b
+cdef enum:
+    B_FOUR_8S_TRIPS = 0
+    B_FIVE_ACES = 1
+    B_ROYAL = 2
+    B_NATURAL_SF = 3
+    B_JOKER_SF = 4
+    B_QUADS = 5
+    B_NINE_HIGH = 6
+    B_FULL_HOUSE = 7
+    B_FLUSH = 8
+    B_TRIPS = 9
+    B_STRAIGHT = 10
+
+# their names, by bit: the one definition, which asiapoker.BONUS_CATEGORIES is
+BONUS_CATEGORIES = tuple(name for _, name in sorted({
+    B_FOUR_8S_TRIPS: "four 8s and three of a kind", B_FIVE_ACES: "five aces",
+    B_ROYAL: "royal flush", B_NATURAL_SF: "natural straight flush",
+    B_JOKER_SF: "straight flush with joker", B_QUADS: "four of a kind",
+    B_NINE_HIGH: "9-high", B_FULL_HOUSE: "full house", B_FLUSH: "flush",
+    B_TRIPS: "three of a kind", B_STRAIGHT: "straight"}.items()))
 
 cdef int WINDOWS[10]
 cdef int NINE_HIGH_A = (1 << 7) | (1 << 6) | (1 << 5) | (1 << 4) | (1 << 2) | (1 << 1) | 1
@@ -1223,7 +1353,7 @@ cdef inline int popcount(unsigned int x) noexcept nogil:
 cdef int bonus_mask(const int* c) noexcept nogil:
     cdef int cnt[13]
     cdef int suitmask[4]
-    cdef int r, s, w, i, j = 0, rankmask = 0, mask = 0, have, n, n2 = 0, n3 = 0
+    cdef int r, s, w, i, has_joker = 0, rankmask = 0, mask = 0, have, n, n2 = 0, n3 = 0
     cdef int flushes = 0                     # suits that hold five cards with the joker
     for r in range(13):
         cnt[r] = 0
@@ -1231,47 +1361,47 @@ cdef int bonus_mask(const int* c) noexcept nogil:
         suitmask[s] = 0
     for i in range(7):
         if c[i] == JOKER:
-            j = 1
+            has_joker = 1
         else:
             cnt[c[i] >> 2] += 1
             suitmask[c[i] & 3] |= 1 << (c[i] >> 2)
             rankmask |= 1 << (c[i] >> 2)
-    if cnt[12] == 4 and j:
-        mask |= 1 << 1
+    if cnt[12] == 4 and has_joker:
+        mask |= 1 << B_FIVE_ACES
     for r in range(13):                      # the joker is an ace for groups
-        n = cnt[r] + (j if r == 12 else 0)
+        n = cnt[r] + (has_joker if r == 12 else 0)
         n2 += n >= 2
         n3 += n >= 3
         if n >= 4:
-            mask |= 1 << 5
+            mask |= 1 << B_QUADS
     if n3:
-        mask |= 1 << 9
+        mask |= 1 << B_TRIPS
         if n2 >= 2:                          # trips and another pair (or trips)
-            mask |= 1 << 7
+            mask |= 1 << B_FULL_HOUSE
         if cnt[6] == 4 and n3 >= 2:          # four 8s and three of a kind
-            mask |= 1 << 0
-    if not j and (rankmask == NINE_HIGH_A or rankmask == NINE_HIGH_B):
-        mask |= 1 << 6
+            mask |= 1 << B_FOUR_8S_TRIPS
+    if not has_joker and (rankmask == NINE_HIGH_A or rankmask == NINE_HIGH_B):
+        mask |= 1 << B_NINE_HIGH
     for s in range(4):
-        if popcount(suitmask[s]) + j >= 5:
+        if popcount(suitmask[s]) + has_joker >= 5:
             flushes |= 1 << s
-            mask |= 1 << 8
+            mask |= 1 << B_FLUSH
     for w in range(10):
         have = popcount(rankmask & WINDOWS[w])
-        if have == 5 or (j and have == 4):
-            mask |= 1 << 10
+        if have == 5 or (has_joker and have == 4):
+            mask |= 1 << B_STRAIGHT
         for s in range(4):
             if not (flushes >> s) & 1:
                 continue
             have = popcount(suitmask[s] & WINDOWS[w])
             if have == 5:
-                mask |= 1 << 3
+                mask |= 1 << B_NATURAL_SF
                 if w == 9:
-                    mask |= 1 << 2
-            elif j and have == 4:
-                mask |= 1 << 4
+                    mask |= 1 << B_ROYAL
+            elif has_joker and have == 4:
+                mask |= 1 << B_JOKER_SF
                 if w == 9:
-                    mask |= 1 << 2
+                    mask |= 1 << B_ROYAL
     return mask
 
 
@@ -1333,7 +1463,7 @@ cdef int64_t class_key(const int* c) noexcept nogil:
     cdef int cnt[13]
     cdef int sm[4]
     cdef int sc[4]
-    cdef int i, r, s, j = 0, fs = -1, fs2 = -1, thr
+    cdef int i, r, s, has_joker = 0, fs = -1, fs2 = -1, thr
     cdef int64_t key = 0, p
     for r in range(13):
         cnt[r] = 0
@@ -1342,12 +1472,12 @@ cdef int64_t class_key(const int* c) noexcept nogil:
         sc[s] = 0
     for i in range(7):
         if c[i] == JOKER:
-            j = 1
+            has_joker = 1
         else:
             cnt[c[i] >> 2] += 1
             sm[c[i] & 3] |= 1 << (c[i] >> 2)
             sc[c[i] & 3] += 1
-    thr = 3 if j else 4
+    thr = 3 if has_joker else 4
     for s in range(4):
         if sc[s] >= thr:
             if fs < 0:
@@ -1359,13 +1489,14 @@ cdef int64_t class_key(const int* c) noexcept nogil:
         for r in range(13):
             key += cnt[r] * p
             p *= 5
-        return ((<int64_t>j) << 61) | key
+        return ((<int64_t>has_joker) << 61) | key
     if fs2 < 0:
         p = 1
         for r in range(13):
             key += (cnt[r] - ((sm[fs] >> r) & 1)) * p
             p *= 4
-        return ((<int64_t>1) << 62) | ((<int64_t>j) << 61) | ((<int64_t>sm[fs]) << 26) | key
+        return (((<int64_t>1) << 62) | ((<int64_t>has_joker) << 61)
+                | ((<int64_t>sm[fs]) << 26) | key)
     return ((<int64_t>2) << 62) | ((<int64_t>sm[fs]) << 13) | sm[fs2]
 
 
@@ -1436,8 +1567,8 @@ def class_weights_enumerate(const int64_t[::1] keys):
 # the C-level API declared in _core.pxd (for Cython code that cimports it)
 # ---------------------------------------------------------------------------------------------
 
-cdef int32_t strength4(int a, int b, int c, int d, int low) noexcept nogil:
-    return lookup4(a, b, c, d, low)
+cdef int32_t strength4(int a, int b, int c, int d, int a234_low) noexcept nogil:
+    return lookup4(a, b, c, d, a234_low)
 
 
 cdef int32_t strength2(int a, int b) noexcept nogil:
@@ -1445,20 +1576,20 @@ cdef int32_t strength2(int a, int b) noexcept nogil:
 
 
 cdef int32_t strength1(int a) noexcept nogil:
-    return S1[a]
+    return STRENGTH1[a]
 
 
-cdef int split_strengths7(const int* seven, int low, int32_t* high, int32_t* medium,
+cdef int split_strengths7(const int* seven, int a234_low, int32_t* high, int32_t* medium,
                           int32_t* low_hand) noexcept nogil:
-    cdef int32_t h35[35]
-    cdef int32_t m21[21]
-    cdef int32_t l7[7]
+    cdef int32_t high35[35]
+    cdef int32_t medium21[21]
+    cdef int32_t low7[7]
     cdef int k, legal = 0
-    seven_parts(seven, low, h35, m21, l7)
+    seven_parts(seven, a234_low, high35, medium21, low7)
     for k in range(NSPLITS):
-        high[k] = h35[SPLIT_Q[k]]
-        medium[k] = m21[SPLIT_M[k]]
-        low_hand[k] = l7[SPLIT_L[k]]
+        high[k] = high35[SPLIT_Q[k]]
+        medium[k] = medium21[SPLIT_M[k]]
+        low_hand[k] = low7[SPLIT_L[k]]
         legal += high[k] > medium[k] and medium[k] > low_hand[k]
     return legal
 
@@ -1469,17 +1600,16 @@ cdef int settle3(const int32_t* player, const int32_t* dealer) noexcept nogil:
     return ((player[0] > dealer[0]) + (player[1] > dealer[1]) + (player[2] > dealer[2])) >= 2
 
 
-cdef int house_way7(const int* seven, int low, int way, int32_t* hml) noexcept nogil:
+cdef int house_way7(const int* seven, int a234_low, int way, int32_t* hml) noexcept nogil:
     cdef int c[7]
     cdef int k
     for k in range(7):
         c[k] = seven[k]
     sort7(c)
-    if way == 0:
-        return choose(c, low, 1, 1, 2, 0, hml)
-    if way == 1:
-        return choose(c, low, 0, 1, 2, 0, hml)
-    return choose(c, low, 0, 0, 1, 2, hml)
+    if way < 0 or way > 2:
+        way = 0
+    return choose(c, a234_low, WAY_CODES[way][0], WAY_CODES[way][1], WAY_CODES[way][2],
+                  WAY_CODES[way][3], hml)
 
 
 cdef int bonus_mask7(const int* seven) noexcept nogil:
@@ -1605,18 +1735,18 @@ def class_codes_kernel(const card_t[:, ::1] hands, int64_t[::1] out):
     cdef Py_ssize_t i, bad
     cdef int k, p, r, c
     cdef int masks[13]
-    cdef int64_t code, best, jok
+    cdef int64_t code, best, dealer_joker
     with nogil:
         bad = check_rows(hands)
         if bad < 0:
             for i in range(hands.shape[0]):
                 for r in range(13):
                     masks[r] = 0
-                jok = 0
+                dealer_joker = 0
                 for k in range(7):
                     c = hands[i, k]
                     if c == JOKER:
-                        jok = (<int64_t>1) << 52
+                        dealer_joker = (<int64_t>1) << 52
                     else:
                         masks[c >> 2] |= 1 << (c & 3)
                 best = -1
@@ -1626,5 +1756,5 @@ def class_codes_kernel(const card_t[:, ::1] hands, int64_t[::1] out):
                         code = (code << 4) | SUIT_PERM[p][masks[r]]
                     if best < 0 or code < best:
                         best = code
-                out[i] = best | jok
+                out[i] = best | dealer_joker
     return bad

@@ -42,12 +42,9 @@ __all__ = [
     "bonus_payouts",
 ]
 
-#: Bonus categories; bit i of the core's mask is category i.
-BONUS_CATEGORIES: tuple[str, ...] = (
-    "four 8s and three of a kind", "five aces", "royal flush", "natural straight flush",
-    "straight flush with joker", "four of a kind", "9-high", "full house", "flush",
-    "three of a kind", "straight",
-)
+#: Bonus categories; bit i of the core's mask is category i (defined in the core, with the
+#: bits it sets).
+BONUS_CATEGORIES: tuple[str, ...] = _core.BONUS_CATEGORIES
 SEVEN_CARD_HANDS = comb(53, 7)
 
 

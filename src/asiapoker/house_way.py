@@ -297,7 +297,7 @@ class HouseWay:
 
 
 CLASSIC = HouseWay(
-    "classic", (1, 1, 2, 0),
+    "classic", _core.BUILTIN_WAYS["classic"],
     "pairs, trips and quads kept together (quads may split 2 + 2 high/medium), "
     "then the best medium, low and high hand (rule 5.4)",
 )

@@ -27,19 +27,9 @@ from .rules import Rules, resolve
 
 __all__ = ["CATEGORIES", "HandRank", "rank", "strengths"]
 
-#: Category names, lowest (0) to highest (9); ``strength >> 16`` is the index.
-CATEGORIES: tuple[str, ...] = (
-    "no pair",
-    "pair",
-    "two pairs",
-    "three of a kind",
-    "straight",
-    "flush",
-    "four of a kind",
-    "straight flush",
-    "royal flush",
-    "four aces",
-)
+#: Category names, lowest (0) to highest (9); ``strength >> 16`` is the index (defined in the
+#: core, with the numbers its tables use).
+CATEGORIES: tuple[str, ...] = _core.CATEGORIES
 _SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 _PLURAL = (
     "2s",

@@ -28,15 +28,6 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._classes import (
-    flush_classes,
-    flush_rep,
-    multisets,
-    rank_counts,
-    rank_rep,
-    subsets,
-    with_joker,
-)
 from ._validate import as_card_array, checked, whole
 from .cards import CardsLike, card_of, to_ids
 from .errors import AsiaPokerError
@@ -55,84 +46,10 @@ DEALER_HANDS = comb(46, 7)
 # --------------------------------------------------------------------------------------------
 
 
-def _mask(ranks: npt.NDArray[np.int64]) -> npt.NDArray[np.uint16]:
-    mask: npt.NDArray[np.uint16] = np.bitwise_or.reduce(1 << ranks, axis=1).astype(np.uint16)
-    return mask
-
-
-def _packed_counts(o: npt.NDArray[np.int64], width: int, base: int) -> npt.NDArray[np.uint8]:
-    """Each row's (rank, count) pairs as ``rank * base + count`` bytes, ``width`` of them,
-    0 where unused (the core multiplies table entries: entry 0 is 1)."""
-    cnt = rank_counts(o)
-    rows, ranks = np.nonzero(cnt)
-    pos = np.arange(len(rows)) - np.searchsorted(rows, rows)
-    packed = np.zeros((len(o), width), dtype=np.uint8)
-    packed[rows, pos] = ranks * base + cnt[rows, ranks]
-    return packed
-
-
 def build_model(way: HouseWay, rules: Rules) -> _core.DealerModel:
-    """Class tables of ``way`` under ``rules`` (about a second; cached by :func:`model`)."""
-    low = rules.low
-
-    def triples(ids: npt.NDArray[np.int64]) -> npt.NDArray[np.int32]:
-        return way.strengths(ids, rules)
-
-    reps: list[npt.NDArray[np.int32]] = []     # every triple we will refer to, in blocks
-    # rank classes: no suit can make a flush (4+ suited, or 3+ with the joker)
-    rk_rows, rk_joker = [], []
-    for joker in (False, True):
-        ms = multisets(6 if joker else 7, 4)
-        rk_rows.append(ms)
-        rk_joker.append(np.full(len(ms), joker))
-        reps.append(triples(rank_rep(ms, joker)))
-    rk_pairs = np.concatenate([_packed_counts(ms, 7, 5) for ms in rk_rows])
-    # single flush suits: suit 0 holds exactly F, the rest O lie in suits 1-3
-    sg_f, sg_o, sg_joker = [], [], []
-    for joker in (False, True):
-        for f, o in flush_classes(joker, 3 if joker else 4):
-            reps.append(triples(flush_rep(f, o, joker)))
-            reps.append(triples(rank_rep(np.hstack([f, o]), joker)))
-            sg_f.append(_mask(f))
-            sg_o.append(_packed_counts(o, 3, 4))
-            sg_joker.append(np.full(len(f), joker))
-    # two flush suits (3 + 3 + joker): suit 0 holds F1, suit 1 holds F2
-    f3 = subsets(3)
-    i1, i2 = np.divmod(np.arange(len(f3) ** 2), len(f3))
-    f1, f2 = f3[i1], f3[i2]
-    reps.append(triples(with_joker(np.hstack([f1 * 4, f2 * 4 + 1]), True)))
-    reps.append(triples(flush_rep(f1, f2, True)))
-    reps.append(triples(flush_rep(f2, f1, True)))
-    reps.append(triples(rank_rep(np.hstack([f1, f2]), True)))
-
-    every = np.concatenate(reps).astype(np.int64)
-    keys = (every[:, 0] << 40) | (every[:, 1] << 20) | every[:, 2]
-    uniq, tid = np.unique(keys, return_inverse=True)
-    tid = tid.astype(np.int32)
-    sizes = [len(b) for b in reps]
-    blocks = np.split(tid, np.cumsum(sizes)[:-1])
-    rk_tid = np.concatenate(blocks[0:2])
-    sg_blocks = blocks[2:-4]
-    sg_true = np.concatenate(sg_blocks[0::2])
-    sg_rank = np.concatenate(sg_blocks[1::2])
-    keep = sg_true != sg_rank
-    db = np.stack(blocks[-4:], axis=1)
-    db_keep = ~(((db[:, 0] == db[:, 1]) & (db[:, 2] == db[:, 3]))
-                | ((db[:, 0] == db[:, 2]) & (db[:, 1] == db[:, 3])))
-    mvals = np.unique(_core.table_view(2, low))
-    lvals = np.unique(_core.table_view(1, low))
-    th, tm, tl = uniq >> 40, (uniq >> 20) & 0xFFFFF, uniq & 0xFFFFF
-    return _core.DealerModel(
-        low,
-        th.astype(np.int32), np.searchsorted(mvals, tm).astype(np.int16),
-        np.searchsorted(lvals, tl).astype(np.int8),
-        np.ascontiguousarray(rk_pairs), np.concatenate(rk_joker).astype(np.uint8), rk_tid,
-        np.concatenate(sg_f)[keep], np.ascontiguousarray(np.concatenate(sg_o)[keep]),
-        np.concatenate(sg_joker).astype(np.uint8)[keep],
-        np.ascontiguousarray(np.stack([sg_true, sg_rank], 1)[keep]),
-        _mask(f1)[db_keep], _mask(f2)[db_keep], np.ascontiguousarray(db[db_keep]),
-        mvals.astype(np.int32), lvals.astype(np.int32),
-    )
+    """Class tables of ``way`` under ``rules`` (about a second; cached by :func:`model`); the
+    layout is built and read in one place, ``_core.build_dealer_model``."""
+    return _core.build_dealer_model(lambda ids: way.strengths(ids, rules), rules.low)
 
 
 #: Dealer models kept per process (the most recently used; each is 5 to 15 MB).
