@@ -47,7 +47,15 @@ from .setting import (
     splits,
 )
 from .simulation import SimResult, simulate
-from .solver import BatchSolution, SettingResult, Solution, solve, solve_many
+from .solver import (
+    BatchSolution,
+    SettingResult,
+    Solution,
+    count_splits,
+    solve,
+    solve_chunks,
+    solve_many,
+)
 from .table import Table, Wager
 
 __version__ = "0.1.0"
@@ -87,6 +95,7 @@ __all__ = [
     "bonus_odds",
     "bonus_payout",
     "bonus_payouts",
+    "count_splits",
     "dealer_strengths",
     "deck",
     "equilibrium",
@@ -103,6 +112,7 @@ __all__ = [
     "simulate",
     "simulation",
     "solve",
+    "solve_chunks",
     "solve_many",
     "split_strengths",
     "split_strengths_of",

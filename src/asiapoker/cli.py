@@ -292,14 +292,14 @@ def cmd_equilibrium(args: argparse.Namespace) -> None:
               if res.cycle is not None else
               f"not converged after {args.max_iterations} iterations")
     last = res.last
-    way = HouseWay.from_table(last._compiled.splits,  # type: ignore[union-attr]
-                              "equilibrium", f"{STORED_WAYS['equilibrium']}: {status}")
+    assert last.table is not None
+    way = HouseWay.from_table(last.table, "equilibrium", f"{STORED_WAYS['equilibrium']}: {status}")
     digest = way.save(args.out)
     # the iterate before the last, whose best response the last one is (tests recompute it)
     source = Path(args.out).with_name(Path(args.out).stem + "-source.npz")
     prev = res.iterations[-2].way
-    if prev._compiled is not None:
-        HouseWay.from_table(prev._compiled.splits, "equilibrium-source",
+    if prev.table is not None:
+        HouseWay.from_table(prev.table, "equilibrium-source",
                             f"the iterate before the equilibrium way ({status})").save(source)
     print(f"{status}\nwritten to {args.out} (and its source to {source}); sha256 {digest}")
 

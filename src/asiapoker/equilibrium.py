@@ -43,6 +43,7 @@ from ._compile import (
     _slug,
     class_table,
     default_cache_dir,
+    splits_digest,
 )
 from ._progress import Progress
 from ._validate import whole
@@ -62,9 +63,8 @@ _CHUNK = 1024
 def way_digest(way: HouseWay, rules: Rules) -> str:
     """A sha256 that identifies what ``way`` does under ``rules``: its class table for a
     stored way, its definition for a built-in one."""
-    stored = way._compiled
-    text = (f"table:{stored.digest}" if stored is not None
-            else f"builtin:{way.name}:{way._code}")
+    text = (f"table:{splits_digest(way.table)}" if way.table is not None
+            else f"builtin:{way.name}:{way.code}")
     return hashlib.sha256(f"{text}|a234={rules.a234}".encode()).hexdigest()
 
 
@@ -207,7 +207,8 @@ def equilibrium(start: WayLike = "classic", rules: Rules | None = None, *,
     for i in range(1, max_iterations + 1):
         nxt = best_response(way, r, side="dealer", workers=workers, progress=progress,
                             cache=cache, cache_dir=cache_dir)
-        nxt = HouseWay.from_table(nxt._compiled.splits,  # type: ignore[union-attr]
+        assert nxt.table is not None
+        nxt = HouseWay.from_table(nxt.table,
                                   f"{_slug(steps[0].way.name)}-br{i}",
                                   f"dealer best response, iteration {i} from "
                                   f"{steps[0].way.name}")

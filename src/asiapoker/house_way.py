@@ -244,6 +244,19 @@ class HouseWay:
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def code(self) -> tuple[int, int, int, int] | None:
+        """A built-in way's definition in the core (``_core.BUILTIN_WAYS``), None for a way
+        stored as a class table."""
+        return self._code
+
+    @property
+    def table(self) -> npt.NDArray[np.uint8] | None:
+        """A way stored as a class table: its split for each of the 829,504 classes (index
+        into the sorted ids of the class representative, class-key order; read-only), as
+        :meth:`from_table` takes it.  None for a built-in way."""
+        return None if self._compiled is None else self._compiled.splits
+
     def strengths(self, hands: Any, rules: Rules | None = None) -> npt.NDArray[np.int32]:
         """The way's (high, medium, low) strengths for an n x 7 array of card ids: an n x 3
         int32 array, computed in the core with the GIL released (every row checked)."""

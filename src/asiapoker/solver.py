@@ -197,13 +197,12 @@ def _wins_enumerate(ids: tuple[int, ...], way: HouseWay, rules: Rules) -> tuple[
     """The plain reference path: every dealer hand one by one (tens of seconds); a stored way
     is read from its class table hand by hand."""
     hvals, mvals, lvals, dense_h, dense_m = _dense_maps()
-    if way._compiled is not None:
-        stored = way._compiled
+    if way.code is None:
+        keys, tri = way.class_table(rules)
         total, hist = _core.enumerate_dealer(ids, rules.low, 0, 0, 0, 0, dense_h, len(hvals),
-                                             dense_m, stored.keys, stored.triples(rules))
+                                             dense_m, keys, tri)
     else:
-        assert way._code is not None
-        total, hist = _core.enumerate_dealer(ids, rules.low, *way._code, dense_h, len(hvals),
+        total, hist = _core.enumerate_dealer(ids, rules.low, *way.code, dense_h, len(hvals),
                                              dense_m)
     hi, mi, li = np.nonzero(hist)
     count = hist[hi, mi, li]
