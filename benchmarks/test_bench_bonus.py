@@ -1,5 +1,5 @@
-"""Bonus speed: exact odds by counting (target <= 10 s, goal < 1 s), the enumerating reference
-path, and classification through the batch API."""
+"""Bonus speed: exact odds by counting, the enumerating reference path, and classification
+through the batch API."""
 
 from asiapoker import bonus_hands
 from asiapoker.bonus import _counted_masks, mask_counts

@@ -1,4 +1,4 @@
-"""House-way speed: dealer strengths through the batch API, one core (target >= 2 M/s), the
+"""House-way speed: dealer strengths through the batch API, one core, hands a second, the
 shipped table ways (standard, equilibrium) included."""
 
 import pytest

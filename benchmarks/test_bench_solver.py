@@ -1,4 +1,4 @@
-"""Solver speed (issue 4).
+"""Solver speed.
 
 ``pytest benchmarks/test_bench_solver.py --benchmark-columns=median,rounds -s`` prints the
 per-hand median of the fast path over 200 fixed random hands (with and without the joker),

@@ -1,5 +1,5 @@
-"""Simulation speed (issue 6): house way against house way on one core (target >= 1 million
-player hands settled per second per core), and the regulation round engine."""
+"""Simulation speed: house way against house way on one core (player hands settled a second),
+and the regulation round engine."""
 
 from asiapoker.simulation import simulate
 from asiapoker.table import Table, Wager

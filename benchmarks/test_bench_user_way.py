@@ -1,5 +1,5 @@
-"""User-written ways: compiling the rack-card example (target <= 5 min on this machine) and
-dealer strengths through the compiled form (as fast as the built-ins or faster)."""
+"""User-written ways: compiling the rack-card example, and dealer strengths through the
+compiled form (compared with the built-ins)."""
 
 import importlib.util
 from pathlib import Path

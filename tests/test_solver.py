@@ -1,4 +1,4 @@
-"""The exact solver (issue 4): fast path against the enumerating reference path, against an
+"""The exact solver: fast path against the enumerating reference path, against an
 independent Monte Carlo through tests/reference.py, invariants, bad input."""
 
 import math

@@ -1,4 +1,4 @@
-"""The table (issue 6): regulation rounds and the fast simulation."""
+"""The table: regulation rounds and the fast simulation."""
 
 import json
 import math

@@ -1,4 +1,4 @@
-"""User-written house ways (issue 3): from_function, its checks, its cache, the example."""
+"""User-written house ways: from_function, its checks, its cache, the example."""
 
 import importlib.util
 import subprocess
