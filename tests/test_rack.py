@@ -26,6 +26,15 @@ SMALL = Card("small", (
     Rule("two pairs", "HH MM L H H"),
 ))
 
+# rules on the yes/no features
+FLAGS = Card("flags", (
+    Rule("one pair", "MM L H H H H", (("made_pair", "==", 1),)),
+    Rule("one pair", "made-low", (("made_pair", "==", 0), ("flush", "==", 1))),
+    Rule("no pair", "made", (("straight", "==", 1), ("joker", "==", 0))),
+    Rule("two pairs", "made", (("made_pair", "==", 1),)),
+    Rule("trips", "best MLH", (("made_pair", "==", 0),)),
+))
+
 
 def _texts(row):
     return [ref.card_text(int(c)) for c in row]
@@ -50,7 +59,17 @@ def _mixed_hands(rng, n):
     return np.sort(hands, axis=1)
 
 
-@pytest.mark.parametrize("card", [SMALL, STANDARD], ids=["small", "standard"])
+def test_hand_facts_match_the_plain_reading(rng):
+    from asiapoker.rack import _FEATURES, hand_facts
+    rows = _mixed_hands(rng, 150)
+    facts = hand_facts(rows)
+    for row, feature in zip(rows.tolist(), facts.feature.tolist(), strict=True):
+        _, _, f, _ = rr.facts(_texts(row))
+        assert {k: v or 0 for k, v in f.items()} == dict(zip(_FEATURES, feature, strict=True))
+    assert facts.feature[:, _FEATURES.index("made_pair")].any()
+
+
+@pytest.mark.parametrize("card", [SMALL, FLAGS, STANDARD], ids=["small", "flags", "standard"])
 def test_card_matches_the_plain_reading(card, rng):
     rows = _mixed_hands(rng, 90)
     split, rule = apply_card(card, rows)

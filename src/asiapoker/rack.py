@@ -26,8 +26,9 @@ The words a rule uses:
 - **conditions**: ``("group1", ">=", 10)`` compares the rank (2..14, ace 14) of a group or
   single (``group1``, ``group2``, ``single1``, ``single2``, ...) with a number; ``("made",
   "==", 1)`` asks whether a straight, flush or straight flush can be played in the high hand
-  (``flush``: a flush or straight flush; ``straight``: a plain straight); ``("joker", "==",
-  1)`` whether the joker is among the seven cards.
+  (``flush``: a flush or straight flush; ``straight``: a plain straight; ``made_pair``: one
+  can, with a pair in the medium hand); ``("joker", "==", 1)`` whether the joker is among the
+  seven cards.
 
 When the placement a rule names is not legal for the hand (or does not exist), the rule does
 not apply and the next one is tried.
@@ -87,8 +88,8 @@ _MADE_WORDS = {"made": "the best medium hand, then the best low card",
                "made-high": "the best medium hand, then the best high hand",
                "made-low": "the best low card, then the best medium hand"}
 _FEATURES = ("group1", "group2", "group3", "single1", "single2", "single3", "single4",
-             "made", "joker", "flush", "straight")
-_FLAGS = ("made", "joker", "flush", "straight")
+             "made", "joker", "flush", "straight", "made_pair")
+_FLAGS = ("made", "joker", "flush", "straight", "made_pair")
 _OPS = ("==", ">=", "<=")
 
 
@@ -154,6 +155,9 @@ def _condition_text(cond: tuple[str, str, int], shape: str) -> str:
                 "no straight or flush can be played high")
     if feat == "joker":
         return "with the joker" if val else "without the joker"
+    if feat == "made_pair":
+        return ("a straight or flush can be played high with a pair in the medium hand" if val
+                else "no straight or flush can be played high with a pair in the medium hand")
     if feat in ("flush", "straight"):
         return (f"a {feat} (or better) can be played high" if val else
                 f"no {feat} can be played high")
@@ -301,6 +305,7 @@ def hand_facts(rows: npt.NDArray[Any], rules: Rules | None = None) -> HandFacts:
     cat = tri[:, :, 0] >> 16
     feature[:, 9] = (legal & np.isin(cat, (5, 7, 8))).any(axis=1)      # flush or better
     feature[:, 10] = (legal & (cat == 4)).any(axis=1)                  # a plain straight
+    feature[:, 11] = (made & ((tri[:, :, 1] >> 16) >= 1)).any(axis=1)  # ... and a medium pair
     # placement code of each split: 9 bits a group, (high, medium, low) counts in 3 bits each
     bit = 9 * label[:, None, :] + 3 * _PART[None, :, :]
     sig = (np.int64(1) << bit).sum(axis=2)

@@ -44,6 +44,7 @@ from .errors import AsiaPokerError, HouseWayError
 from .house_way import DEFAULT_WAY, WayLike, house_way_splits, resolve_way
 from .rack import (
     _FEATURES,
+    _FLAGS,
     _MADE_ORDER,
     _PRIORITY,
     _SHAPE_SIZES,
@@ -138,6 +139,8 @@ def card_from_json(text: str) -> Card:
 # ---------------------------------------------------------------------------------------------
 
 RANKED = [i for i, f in enumerate(_FEATURES) if f.startswith(("group", "single"))]
+# the yes/no features a condition may test ("made" is not one: it splits every shape)
+FLAGGED = [_FEATURES.index(f) for f in _FLAGS if f != "made"]
 
 
 def decode(code: int, ngroups: int) -> str:
@@ -238,7 +241,7 @@ def atoms(sd: ShapeData) -> list[tuple[str, str, int]]:
             out.append((_FEATURES[fi], ">=", int(v)))
         for v in vals[:-1]:
             out.append((_FEATURES[fi], "<=", int(v)))
-    for fi in (8, 9, 10):
+    for fi in FLAGGED:
         if len(np.unique(sd.feature[:, fi])) > 1:
             out += [(_FEATURES[fi], "==", 1), (_FEATURES[fi], "==", 0)]
     return out
