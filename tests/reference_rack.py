@@ -45,6 +45,9 @@ def facts(seven, a234="high"):
     cats = {ref.CATEGORY_NAMES[ref.value(h, a234)[0]] for h, _, _ in legal}
     f["flush"] = int(bool(cats & {"flush", "straight flush", "royal flush"}))
     f["straight"] = int("straight" in cats)
+    lows = [ref.rank_value(lo[0]) for h, _, lo in legal
+            if ref.CATEGORY_NAMES[ref.value(h, a234)[0]] in MADE]
+    f["made_low"] = max(lows) if lows else None
     f["made_pair"] = int(any(ref.CATEGORY_NAMES[ref.value(h, a234)[0]] in MADE
                              and ref.CATEGORY_NAMES[ref.value(m, a234)[0]] != "no pair"
                              for h, m, _ in legal))

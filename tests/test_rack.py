@@ -30,6 +30,8 @@ SMALL = Card("small", (
 FLAGS = Card("flags", (
     Rule("one pair", "MM L H H H H", (("made_pair", "==", 1),)),
     Rule("one pair", "made-low", (("made_pair", "==", 0), ("flush", "==", 1))),
+    Rule("one pair", "made-high", (("made_low", ">=", 9),)),
+    Rule("two pairs", "best LMH", (("made_low", "<=", 8),)),
     Rule("no pair", "made", (("straight", "==", 1), ("joker", "==", 0))),
     Rule("two pairs", "made", (("made_pair", "==", 1),)),
     Rule("trips", "best MLH", (("made_pair", "==", 0),)),
@@ -67,6 +69,7 @@ def test_hand_facts_match_the_plain_reading(rng):
         _, _, f, _ = rr.facts(_texts(row))
         assert {k: v or 0 for k, v in f.items()} == dict(zip(_FEATURES, feature, strict=True))
     assert facts.feature[:, _FEATURES.index("made_pair")].any()
+    assert len(np.unique(facts.feature[:, _FEATURES.index("made_low")])) > 5
 
 
 @pytest.mark.parametrize("card", [SMALL, FLAGS, STANDARD], ids=["small", "flags", "standard"])

@@ -27,8 +27,9 @@ The words a rule uses:
   single (``group1``, ``group2``, ``single1``, ``single2``, ...) with a number; ``("made",
   "==", 1)`` asks whether a straight, flush or straight flush can be played in the high hand
   (``flush``: a flush or straight flush; ``straight``: a plain straight; ``made_pair``: one
-  can, with a pair in the medium hand); ``("joker", "==", 1)`` whether the joker is among the
-  seven cards.
+  can, with a pair in the medium hand); ``("made_low", ">=", 8)`` whether the best low card
+  beside a straight or flush in the high hand is an 8 or better; ``("joker", "==", 1)``
+  whether the joker is among the seven cards.
 
 When the placement a rule names is not legal for the hand (or does not exist), the rule does
 not apply and the next one is tried.
@@ -88,7 +89,7 @@ _MADE_WORDS = {"made": "the best medium hand, then the best low card",
                "made-high": "the best medium hand, then the best high hand",
                "made-low": "the best low card, then the best medium hand"}
 _FEATURES = ("group1", "group2", "group3", "single1", "single2", "single3", "single4",
-             "made", "joker", "flush", "straight", "made_pair")
+             "made", "joker", "flush", "straight", "made_pair", "made_low")
 _FLAGS = ("made", "joker", "flush", "straight", "made_pair")
 _OPS = ("==", ">=", "<=")
 
@@ -161,6 +162,10 @@ def _condition_text(cond: tuple[str, str, int], shape: str) -> str:
     if feat in ("flush", "straight"):
         return (f"a {feat} (or better) can be played high" if val else
                 f"no {feat} can be played high")
+    if feat == "made_low":
+        words = {"==": "is", ">=": "is at least", "<=": "is at most"}[op]
+        return (f"the best low card beside a straight or flush in the high hand {words} "
+                f"{_rank_word(val)}")
     if feat.startswith("group"):
         groups = [g for g in _group_names(shape) if not g.startswith("single")]
         i = int(feat[5:]) - 1
@@ -306,6 +311,8 @@ def hand_facts(rows: npt.NDArray[Any], rules: Rules | None = None) -> HandFacts:
     feature[:, 9] = (legal & np.isin(cat, (5, 7, 8))).any(axis=1)      # flush or better
     feature[:, 10] = (legal & (cat == 4)).any(axis=1)                  # a plain straight
     feature[:, 11] = (made & ((tri[:, :, 1] >> 16) >= 1)).any(axis=1)  # ... and a medium pair
+    low_beside = np.where(made, tri[:, :, 2], -1).max(axis=1)        # ... and its best low card
+    feature[:, 12] = np.where(low_beside >= 0, (low_beside >> 12) + 1, 0)
     # placement code of each split: 9 bits a group, (high, medium, low) counts in 3 bits each
     bit = 9 * label[:, None, :] + 3 * _PART[None, :, :]
     sig = (np.int64(1) << bit).sum(axis=2)
@@ -346,7 +353,8 @@ def condition_mask(facts: HandFacts, cond: tuple[str, str, int]) -> npt.NDArray[
     """Rows that meet one condition."""
     feat, op, val = cond
     col = facts.feature[:, _FEATURES.index(feat)]
-    present = col > 0 if feat.startswith(("group", "single")) else np.ones(len(col), bool)
+    ranked = feat.startswith(("group", "single", "made_low"))
+    present = col > 0 if ranked else np.ones(len(col), bool)
     hit = col == val if op == "==" else col >= val if op == ">=" else col <= val
     out: npt.NDArray[np.bool_] = present & hit
     return out

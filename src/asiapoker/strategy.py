@@ -138,7 +138,7 @@ def card_from_json(text: str) -> Card:
 # the greedy search (shared with tools/derive_rack.py, which fits house ways with it)
 # ---------------------------------------------------------------------------------------------
 
-RANKED = [i for i, f in enumerate(_FEATURES) if f.startswith(("group", "single"))]
+RANKED = [i for i, f in enumerate(_FEATURES) if f.startswith(("group", "single", "made_low"))]
 # the yes/no features a condition may test ("made" is not one: it splits every shape)
 FLAGGED = [_FEATURES.index(f) for f in _FLAGS if f != "made"]
 
