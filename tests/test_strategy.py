@@ -98,6 +98,26 @@ def test_rules_agree_with_the_reference(rng):
         assert pr.frequency == Fraction(counts[pr.index], 400)
 
 
+@pytest.mark.parametrize("way", ["classic", "standard"])
+def test_the_search_counts_each_hand_as_the_card_it_returns_sets_it(way):
+    """What the greedy search believes each hand costs is what the card it returns does: no
+    rule of the card catches hands the search gave to another rule or to the fallback."""
+    from asiapoker import solve_many
+    from asiapoker.rack import hand_facts
+    from asiapoker.strategy import search
+    rows = random_hands(3000, 21)
+    b = solve_many(rows, way)
+    counts = np.asarray(b.wins, dtype=np.int64)
+    predicted = np.full(len(rows), np.nan)
+    rules = search(hand_facts(rows), counts, 25, min_gain=1e-6, min_default=0.002,
+                   fallback=b.house_way.astype(np.int64), cost_out=predicted)
+    card = Card("t", tuple(rules), "house-way")
+    k, _ = card_splits(card, rows, way=way)
+    actual = b.best_wins - counts[np.arange(len(rows)), k]
+    assert np.array_equal(predicted, actual.astype(float))
+    assert len(rules) >= 10
+
+
 def test_card_json_round_trip_and_errors():
     assert card_from_json(card_to_json(THREE)) == THREE
     with pytest.raises(HouseWayError, match="not a strategy card"):

@@ -161,6 +161,7 @@ class ShapeData:
     base: tuple[tuple[str, str, int], ...] = ()
     rules: list[Rule] = field(default_factory=list)
     default: int = -1
+    rows: npt.NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
 
 
 def _sub(f: HandFacts, idx: npt.NDArray[np.intp]) -> HandFacts:
@@ -283,12 +284,15 @@ def search(f: HandFacts, counts: npt.NDArray[np.int64], max_rules: int, *, top: 
            min_gain: float = 0.0002, target: npt.NDArray[np.int32] | None = None,
            mix: float = 1.0, min_default: float = 0.0,
            fallback: npt.NDArray[np.int64] | None = None,
-           log: list[str] | None = None) -> list[Rule]:
+           log: list[str] | None = None,
+           cost_out: npt.NDArray[np.float64] | None = None) -> list[Rule]:
     """The greedy decision list over hands ``f`` whose splits score ``counts`` (n x 105, more is
     better): every shape group's best default (unless it saves less than ``min_default`` of
     a wager per hand), then at each step the exception under one or two conditions (or a
     better default) that saves the most, until ``max_rules`` rules or none saves ``min_gain``
-    of a wager per hand.  ``log`` gets one line a step."""
+    of a wager per hand.  ``log`` gets one line a step; ``cost_out`` (n floats), when given,
+    each hand's cost under the returned card as the search counts it (what the card's own
+    rules and fallback give up against the best split, in counts)."""
     n_all = len(f.shape)
     unit = DEALER_HANDS * n_all / 2     # one wager won instead of lost moves 2 units
     shapes = []
@@ -301,6 +305,7 @@ def search(f: HandFacts, counts: npt.NDArray[np.int64], max_rules: int, *, top: 
             sd = shape_data(s, _sub(f, idx), counts[idx], top, base,
                             None if target is None else target[idx], mix,
                             None if fallback is None else fallback[idx])
+            sd.rows = idx
             totals = [float(c[np.isfinite(c)].sum() + sd.fallback[~np.isfinite(c)].sum())
                       for c in sd.cost]
             if totals and min(totals) < float(sd.fallback.sum()):
@@ -333,11 +338,20 @@ def search(f: HandFacts, counts: npt.NDArray[np.int64], max_rules: int, *, top: 
         if log is not None:
             log.append(f"{'default' if rule.conditions == sd.base else 'rule':<7} "
                        f"{gain / unit:8.4%}  {rule.text()}")
+    # the search sets the hands of a shape's made group that none of its rules decide by the
+    # fallback: where that group has no default, the rules of the shape's other hands must
+    # say that they are for hands without a straight or flush, or they would catch them
+    open_made = {sd.name for sd in shapes if sd.base and sd.default < 0}
     rules: list[Rule] = []
     for sd in shapes:
-        rules += sd.rules
-        if sd.default >= 0:
-            rules.append(Rule(sd.name, sd.placements[sd.default], sd.base))
+        group = sd.rules + ([Rule(sd.name, sd.placements[sd.default], sd.base)]
+                            if sd.default >= 0 else [])
+        if not sd.base and sd.name in open_made:
+            group = [Rule(r.shape, r.placement, (("made", "==", 0), *r.conditions))
+                     for r in group]
+        rules += group
+        if cost_out is not None:
+            cost_out[sd.rows] = current(sd)[1]
     return rules
 
 
