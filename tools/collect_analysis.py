@@ -56,14 +56,17 @@ def main(argv: list[str]) -> None:
         i, j = text.index(BEGIN), text.index(END)
         doc.write_text(text[:i + len(BEGIN)] + "\n" + table + "\n" + text[j:])
     cards = []
-    for way in ("standard", "classic"):
+    for way in ("standard", "equilibrium", "classic", "medium-first", "high-first"):
         pj = ROOT / "docs" / "cards" / way / "pricing.json"
         if not pj.exists():
             continue
         pr = json.loads(pj.read_text())
         n = len(json.loads((pj.parent / "card.json").read_text())["rules"])
         ev = pr["ev"]
-        kind = "exact" if pr["exact"] else f"{pr['hands']:,} hands"
+        # a sample's 95% interval of the share closed, from the card's loss against optimal
+        half = 1.96 * pr["se"].get("card-vs-optimal", 0.0) / (ev["optimal"] - ev["house-way"])
+        kind = ("exact" if pr["exact"] else
+                f"\u00b1{half:.1%}, {pr['hands']:,} hands")
         cards.append(f"| [{pr['card']}]({'docs/cards/' if False else ''}{way}/card.md) | "
                      f"`{pr['way']}` | {n} | {ev['optimal']:+.4%} | {ev['card']:+.4%} | "
                      f"{ev['house-way']:+.4%} | {pr['gap_closed']:.1%} ({kind}) |")

@@ -1,16 +1,19 @@
-"""Derive a rack card (asiapoker.rack) that loses least against players who set by a way.
+"""Derive a rack card (asiapoker.rack) a dealer can follow: close to a way, and hard to exploit.
 
-    python tools/derive_rack.py --against equilibrium --hands 60000 --rules 40 \
-        --out src/asiapoker/_standard.py
+    python tools/derive_rack.py --against equilibrium --hands 60000 --seed 11 --rules 40 \
+        --objective mixed --mix 0.5 --min-gain 1e-05 --out src/asiapoker/_standard.py
 
-The dealer's exact count of every split of ``--hands`` random seven-card hands is computed
-against players who set by the way (the count of player hands that do not beat it on two of
-three: SPEC 5.6 c).  A rule's cost on a hand is the best split's count minus the count of the
-split the rule picks.  For every shape the card starts from the placement of least cost; then,
-over all shapes at once, it adds the exception (a placement under one or two conditions) that
-lowers the total cost most, until the card has ``--rules`` rules or no exception saves more
-than ``--min-gain`` of a wager per hand.  The card is written as Python source for review;
-the log shows each rule's saving.
+Every split of ``--hands`` random seven-card hands is scored exactly.  With the default
+objective (``mixed``) a split scores the dealer hands it beats when a
+player sets it against a dealer who sets by the way (the exact count of the solver), plus
+``--mix`` of a wager when it is the way's own setting: the card stays close to the way (so
+the dealer it makes is the one the counts were taken against) and, where it must differ,
+differs where a player loses least.  A rule's cost on a hand is the best split's score minus
+the score of the split the rule picks.  The search (asiapoker.strategy.search) starts every
+shape from its placement of least cost, then adds the exception (a placement under one or
+two conditions) that lowers the total cost most, until the card has ``--rules`` rules or no
+exception saves more than ``--min-gain`` of a wager per hand.  The card is written as Python
+source for review; the log shows each rule's saving.
 """
 
 from __future__ import annotations
@@ -88,7 +91,9 @@ def main() -> int:
     src = ['"""The rack card of the built-in house way "standard" (see asiapoker.rack), derived',
            "by::", "",
            f"    python tools/derive_rack.py --against {args.against} --hands {args.hands} \\",
-           f"        --seed {args.seed} --rules {args.rules} --objective {args.objective}", "",
+           f"        --seed {args.seed} --rules {args.rules} --objective {args.objective} "
+           f"--mix {args.mix} \\",
+           f"        --min-gain {args.min_gain} --out src/asiapoker/_standard.py", "",
            "See docs/house-ways.md for the rules in words.", '"""', "",
            "from .rack import Card, Rule", "", "STANDARD = Card(", f"    {args.name!r},", "    ("]
     for r in rules:

@@ -629,7 +629,7 @@ def exact_house_edges(way: str) -> dict[str, Fraction]:
     sets every hand optimally) and ``"house-way"`` (the player copies the way).
 
     >>> {k: f"{float(v):.4%}" for k, v in exact_house_edges("standard").items()}
-    {'optimal': '3.0115%', 'house-way': '5.2153%'}
+    {'optimal': '4.3561%', 'house-way': '5.3034%'}
     >>> exact_house_edges("nope")
     Traceback (most recent call last):
     ...

@@ -322,8 +322,8 @@ DEFAULT_WAY = "standard"
 
 #: Ways shipped as class tables in the package: name -> what it is.
 STORED_WAYS = {
-    "standard": "the default: a rack card of plain rules a dealer can follow (below), "
-                "fitted to the equilibrium iteration",
+    "standard": "the default: a rack card of 40 plain rules a dealer can follow (below), "
+                "derived from the equilibrium way: close to it and hard to exploit",
     "equilibrium": "the dealer's exact best response, iterated from classic: each class of "
                    "seven cards takes the setting that loses to the fewest player hands when "
                    "the players copy the previous iterate",

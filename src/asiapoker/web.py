@@ -36,7 +36,7 @@ __all__ = ["BUILTIN_WAYS", "create_app", "serve"]
 BUILTIN_WAYS = ("standard", "equilibrium", "classic", "medium-first", "high-first")
 MAX_QUERY = 1024
 _WAY_TEXT = {"standard": "the default: a written rack card of 40 plain rules a dealer can "
-                         "follow, fitted to the equilibrium way",
+                         "follow, derived from the equilibrium way",
              "equilibrium": "the dealer's exact best response, iterated from classic (six "
                             "iterations)",
              "classic": "the classic way of the regulations' examples (rule 5.2)",
