@@ -222,3 +222,23 @@ def test_card_splits_any_row_order(rng):
     k3, _ = card_splits(Card("hw", (), "house-way"), rows, None, "classic")
     assert (k3 == hw).all()
     assert DEALER_HANDS == 53_524_680
+
+
+@pytest.mark.parametrize("way", ["standard", "equilibrium", "classic", "medium-first",
+                                 "high-first"])
+def test_shipped_cards_parse_and_their_exact_prices_match_the_whole_game_runs(way):
+    """Every shipped card loads; an exact price's optimal and house-way figures are the shipped
+    whole-game figures of its way (two independent runs over every hand)."""
+    from pathlib import Path
+
+    from asiapoker.analysis import exact_house_edges
+    where = Path(__file__).resolve().parents[1] / "docs" / "cards" / way
+    shipped = json.loads((where / "pricing.json").read_text())
+    card = card_from_json((where / "card.json").read_text())
+    assert shipped["way"] == way and card.name == shipped["card"] and 1 <= len(card.rules) <= 20
+    if shipped["exact"]:
+        edges = exact_house_edges(way)
+        for key in ("optimal", "house-way"):
+            assert Fraction(shipped["ev_exact"][key]) == -edges[key]
+    else:
+        assert shipped["hands"] >= 20_000 and shipped["se"]["card-vs-optimal"] > 0
