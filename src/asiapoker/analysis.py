@@ -551,8 +551,8 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
     every chunk is done.  ``shard="I/N"`` solves every N-th chunk from the I-th only.
     ``client`` (a ``dask.distributed.Client``) runs the chunks on a cluster instead of
     ``workers`` local threads.  ``sample=N`` estimates the figures from N random hands
-    (``seed``) with confidence intervals instead.  A whole run takes 9 to 14 minutes on two
-    cores against the built-in ways, 36 against high-first (docs/analysis.md).
+    (``seed``) with confidence intervals instead.  A whole run takes about 6 to 15 minutes on two
+    cores, by the way (docs/analysis.md).
     """
     label, strategy = _resolve_player(player)
     w, r = resolve_way(way), resolve(rules)
