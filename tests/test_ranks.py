@@ -144,13 +144,12 @@ ALL2 = np.array(list(itertools.combinations(range(53), 2)), dtype=np.int8)
 ALL1 = np.arange(53, dtype=np.int8).reshape(-1, 1)
 
 
-@pytest.mark.parametrize("a234", ["high", "low"])
-def test_every_hand_orders_as_the_reference(a234):
-    """All 292,825 + 1,378 + 53 hands on one scale: same order as the reference, copies equal."""
+def _orders_as_the_reference(a234, arrays):
+    """Same order as the reference on one scale, copies equal, over every row of ``arrays``."""
     rules = Rules(a234=a234)
     pairs: dict[int, tuple] = {}
     key_to_strength: dict[tuple, int] = {}
-    for arr in (ALL4, ALL2, ALL1):
+    for arr in arrays:
         got = strengths(arr, rules)
         for row, s in zip(arr.tolist(), got.tolist(), strict=False):
             key = ref.value([ref.card_text(c) for c in row], a234)
@@ -158,6 +157,25 @@ def test_every_hand_orders_as_the_reference(a234):
             assert key_to_strength.setdefault(key, s) == s, row
     keys_in_strength_order = [pairs[s] for s in sorted(pairs)]
     assert keys_in_strength_order == sorted(keys_in_strength_order)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("a234", ["high", "low"])
+def test_every_hand_orders_as_the_reference(a234):
+    """All 292,825 + 1,378 + 53 hands on one scale: same order as the reference, copies equal."""
+    _orders_as_the_reference(a234, (ALL4, ALL2, ALL1))
+
+
+@pytest.mark.parametrize("a234", ["high", "low"])
+def test_sampled_hands_order_as_the_reference(a234):
+    """The sampled check (every hand under -m slow): 40,000 random 4-card hands, 3,000 more with
+    the joker, every 4-card hand of one suit, and every 2- and 1-card hand."""
+    rng = np.random.default_rng(5)
+    joker = ALL4[(ALL4 == 52).any(1)]
+    suited = ALL4[((ALL4 % 4) == (ALL4[:, :1] % 4)).all(1) & (ALL4 != 52).all(1)]
+    sample = np.concatenate([ALL4[rng.choice(len(ALL4), 40_000, replace=False)],
+                             joker[rng.choice(len(joker), 3_000, replace=False)], suited])
+    _orders_as_the_reference(a234, (sample, ALL2, ALL1))
 
 
 def test_single_and_batch_agree(rng):

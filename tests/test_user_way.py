@@ -50,6 +50,44 @@ def rack(cache_dir):
                                   progress=False)
 
 
+def test_python_classic_sets_as_the_built_in_on_random_hands():
+    """The sampled check (the whole compile is under -m slow): the plain Python classic, called
+    hand by hand, sets as the core's classic under both A-2-3-4 options."""
+    from asiapoker.cards import card_of
+    from asiapoker.setting import setting_of
+    hands = np.argsort(np.random.default_rng(98).random((1500, 53)), axis=1)[:, :7]
+    for a234 in ("high", "low"):
+        rules = Rules(a234=a234)
+        core = dealer_strengths(hands, "classic", rules)
+        for row, want in zip(hands.tolist(), core.tolist(), strict=True):
+            got = setting_of(classic_py(tuple(card_of(c) for c in row)), row, "classic_py")
+            assert list(got.strengths(rules)) == want
+
+
+def test_rack_card_example_on_hands():
+    """The sampled check of the example way (its whole compile and the CLI are under -m slow):
+    hand-picked hands, and a legal setting of the very cards on random ones."""
+    from asiapoker.cards import card_of, parse_cards
+    from asiapoker.setting import is_legal, setting_of
+    fn = _load_example().rack_card
+
+    def run(cards):
+        ids = [int(c) for c in cards]
+        return setting_of(fn(tuple(card_of(c) for c in ids)), ids, "rack_card")
+
+    s = run(parse_cards("9c 9d 9h 9s Ad Kd 2c"))               # 9s split 2 + 2
+    assert sorted(c.rank for c in s.medium) == [7, 7]
+    s = run(parse_cards("5c 5d 5h 5s Ad Kd 2c"))               # 5s stay together
+    assert sorted(c.rank for c in s.high) == [3, 3, 3, 3]
+    s = run(parse_cards("9s Ts Js Qs 2d 2c 7h"))               # straight flush kept whole
+    assert s.ranks()[0].category == "straight flush"
+    hands = np.argsort(np.random.default_rng(1).random((600, 53)), axis=1)[:, :7]
+    for row in hands.tolist():
+        s = run(row)
+        assert is_legal(s) and sorted(int(c) for c in (*s.high, *s.medium, *s.low)) == sorted(row)
+
+
+@pytest.mark.slow
 def test_python_classic_compiles_to_the_built_in(classic_copy):
     rng = np.random.default_rng(99)
     hands = np.argsort(rng.random((200_000, 53)), axis=1)[:, :7]
@@ -63,6 +101,7 @@ def test_python_classic_compiles_to_the_built_in(classic_copy):
         assert b.way == "classic-py"
 
 
+@pytest.mark.slow
 def test_house_way_calls_the_function(classic_copy):
     s = house_way("Kc Kd Jh Js 7c 7d 2s", classic_copy)
     assert {c.rank for c in s.medium} == {11}
@@ -70,17 +109,10 @@ def test_house_way_calls_the_function(classic_copy):
     assert "classic-py" in reason
 
 
-def test_the_cache_is_used_rebuilt_and_keyed(cache_dir, classic_copy):
+def test_the_cache_is_used_rebuilt_and_keyed(tmp_path):
+    cache_dir = tmp_path
     calls = []
     medium_first = HouseWay.named("medium-first")
-
-    def counted_classic(cards):
-        calls.append(1)
-        return classic_py(cards)
-
-    again = HouseWay.from_function(counted_classic, "classic-py", cache_dir=cache_dir, check=10)
-    assert len(calls) <= 30 + PROBES                          # answers came from the cache
-    assert (again._compiled.splits == classic_copy._compiled.splits).all()
 
     def counted_fast(cards):                                  # a quick way, to rebuild twice
         calls.append(1)
@@ -89,6 +121,13 @@ def test_the_cache_is_used_rebuilt_and_keyed(cache_dir, classic_copy):
     hands = np.argsort(np.random.default_rng(4).random((20_000, 53)), axis=1)[:, :7]
     expected = dealer_strengths(hands, medium_first)
     first = HouseWay.from_function(counted_fast, "fast", cache_dir=cache_dir, check=10)
+    assert len(calls) > 800_000                               # asked once per class
+    _setting, reason = first.explain("Kc Kd Jh Js 7c 7d 2s")  # the function, named
+    assert "fast" in reason
+    calls.clear()
+    again = HouseWay.from_function(counted_fast, "fast", cache_dir=cache_dir, check=10)
+    assert len(calls) <= 30 + PROBES                          # answers came from the cache
+    assert (again._compiled.splits == first._compiled.splits).all()
     path = cache_dir / "fast-1.npz"
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2] + b"garbage" * 10)   # corrupt it
@@ -115,6 +154,7 @@ def test_the_cache_is_used_rebuilt_and_keyed(cache_dir, classic_copy):
             == house_way("Kc Qd 9h 9s 5c 5d 2h", high_first).strengths())
 
 
+@pytest.mark.slow
 def test_rack_card_example_end_to_end(rack, cache_dir):
     s = house_way("9c 9d 9h 9s Ad Kd 2c", rack)            # 9s split 2 + 2
     assert sorted(c.rank for c in s.medium) == [7, 7]
