@@ -557,12 +557,12 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
     label, strategy = _resolve_player(player)
     w, r = resolve_way(way), resolve(rules)
     pays = Fraction(r.pays)
-    workers = _positive((os.cpu_count() or 1) if workers is None else workers, "workers")
+    workers = whole((os.cpu_count() or 1) if workers is None else workers, "workers")
     players = ["optimal", "house-way"] + (["strategy"] if strategy is not None else [])
     meta = {"way_name": w.name, "player_label": label}
     if sample is not None:
-        return _sample(w, r, label, strategy, players, _positive(sample, "sample"),
-                       _positive(seed, "seed", 0), workers)
+        return _sample(w, r, label, strategy, players, whole(sample, "sample"),
+                       whole(seed, "seed", 0), workers)
     sh = parse_shard(shard)
     if parquet:
         _require("pyarrow", "parquet")
@@ -640,10 +640,6 @@ def exact_house_edges(way: str) -> dict[str, Fraction]:
         raise AsiaPokerError(f"no shipped analysis of way {way!r} (there are: "
                              f"{', '.join(runs)})")
     return {p: Fraction(runs[way][p]["house_edge_exact"]) for p in ("optimal", "house-way")}
-
-
-def _positive(value: Any, what: str, least: int = 1) -> int:
-    return whole(value, what, least)
 
 
 class MissingExtraError(AsiaPokerError):

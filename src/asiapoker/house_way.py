@@ -293,8 +293,10 @@ class HouseWay:
             keys, tri = self._compiled.keys, self._compiled.triples(r)
         else:
             keys, reps = class_table()
-            tri = self.strengths(reps, r)
-        tri = np.ascontiguousarray(tri)
+            key = (self._code, r.low)
+            if key not in _BUILTIN_TABLES:        # computed once per way and rule set
+                _BUILTIN_TABLES[key] = self.strengths(reps, r)
+            tri = _BUILTIN_TABLES[key]
         tri.setflags(write=False)
         return keys, tri
 
@@ -308,6 +310,9 @@ class HouseWay:
     def __hash__(self) -> int:
         return hash(self._code) if self._compiled is None else id(self)
 
+
+# built-in ways' class tables, by (code, a234 flag): made on first use by HouseWay.class_table
+_BUILTIN_TABLES: dict[tuple[tuple[int, int, int, int] | None, int], npt.NDArray[np.int32]] = {}
 
 CLASSIC = HouseWay(
     "classic", _core.BUILTIN_WAYS["classic"],

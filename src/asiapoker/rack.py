@@ -349,15 +349,22 @@ def placement_splits(facts: HandFacts, placement: str) -> npt.NDArray[np.int64]:
     return _best(facts.legal & (facts.sig == placement_code(placement)), facts.tri, (0, 1, 2))
 
 
+def feature_mask(feature: npt.NDArray[np.int64],
+                 conds: tuple[tuple[str, str, int], ...]) -> npt.NDArray[np.bool_]:
+    """Rows of a feature array (:attr:`HandFacts.feature`) that meet every condition; a rank
+    condition never holds where the hand has no such group or card (feature 0)."""
+    out = np.ones(len(feature), dtype=bool)
+    for feat, op, val in conds:
+        col = feature[:, _FEATURES.index(feat)]
+        out &= col == val if op == "==" else col >= val if op == ">=" else col <= val
+        if feat not in _FLAGS:
+            out &= col > 0
+    return out
+
+
 def condition_mask(facts: HandFacts, cond: tuple[str, str, int]) -> npt.NDArray[np.bool_]:
     """Rows that meet one condition."""
-    feat, op, val = cond
-    col = facts.feature[:, _FEATURES.index(feat)]
-    ranked = feat.startswith(("group", "single", "made_low"))
-    present = col > 0 if ranked else np.ones(len(col), bool)
-    hit = col == val if op == "==" else col >= val if op == ">=" else col <= val
-    out: npt.NDArray[np.bool_] = present & hit
-    return out
+    return feature_mask(facts.feature, (cond,))
 
 
 def apply_card(card: Card, rows: npt.NDArray[Any], rules: Rules | None = None,

@@ -33,7 +33,7 @@ from .errors import WagerError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
 from .rules import Rules, resolve
 from .setting import chosen_strengths
-from .solver import count_splits, solve_many
+from .solver import model, solve_many
 from .table import _whole
 
 __all__ = ["BLOCK", "SimResult", "simulate"]
@@ -188,7 +188,7 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
                                           else os.isatty(2)) and rounds >= 10 * BLOCK)
     t0 = time.perf_counter()
     if player == "optimal":
-        count_splits(np.arange(7)[None], w, r)   # build the tables once, outside the threads
+        model(w, r)                           # build the tables once, outside the threads
     done = 0
     # at most two blocks per worker in flight: memory stays flat whatever ``rounds`` is, and an
     # interrupt waits only for the blocks already running

@@ -338,17 +338,25 @@ def count_splits(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = N
     if side not in ("player", "dealer"):
         raise AsiaPokerError(f"side must be 'player' or 'dealer', got {side!r}")
     r = resolve(rules)
-    w = resolve_way(way)
     arr = as_card_array(hands, 7, "hands")
+    if side == "player":
+        return _player_counts(model(resolve_way(way), r), arr, r)[0]
     out = np.empty((len(arr), 105), dtype=np.int64)
     totals = np.empty(len(arr), dtype=np.int64)
-    bad = model(w, r).solve_rows(arr, out, totals, 1 if side == "dealer" else 0)
-    checked(bad, arr, "hands")
-    if side == "player":
-        legal = np.empty((len(arr), 105), dtype=np.uint8)
-        _core.legal_kernel(arr, r.low, legal)
-        out[legal == 0] = 0
+    checked(model(resolve_way(way), r).solve_rows(arr, out, totals, 1), arr, "hands")
     return out
+
+
+def _player_counts(m: _core.DealerModel, rows: npt.NDArray[Any], rules: Rules
+                   ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """The player's wins of every split of the rows (0 for a foul), and legality."""
+    got = np.empty((len(rows), 105), dtype=np.int64)
+    checked(m.solve_rows(rows, got, np.empty(len(rows), dtype=np.int64)), rows, "hands")
+    ok = np.empty((len(rows), 105), dtype=np.uint8)
+    _core.legal_kernel(rows, rules.low, ok)
+    is_legal = ok.view(np.bool_)
+    got[~is_legal] = 0
+    return got, is_legal
 
 
 def solve_many(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
@@ -408,14 +416,7 @@ def solve_many(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = Non
         k = hi - lo
         if k == 0:
             return 0
-        rows = arr[lo:hi]
-        got = np.empty((k, 105), dtype=np.int64)
-        totals = np.empty(k, dtype=np.int64)
-        m.solve_rows(rows, got, totals)
-        ok = np.empty((k, 105), dtype=np.uint8)
-        _core.legal_kernel(rows, r.low, ok)
-        is_legal = ok.view(np.bool_)
-        got[~is_legal] = 0
+        got, is_legal = _player_counts(m, arr[lo:hi], r)
         b = np.argmax(np.where(is_legal, got, -1), axis=1)
         idx = np.arange(k)
         best[lo:hi] = b

@@ -38,7 +38,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ._runs import RUN_FILE, RunDir, chunk_bounds
-from .analysis import _classes, _positive, _require, random_hands
+from ._validate import whole
+from .analysis import _classes, _require, random_hands
 from .cards import Card as PlayingCard
 from .errors import AsiaPokerError, HouseWayError
 from .house_way import DEFAULT_WAY, WayLike, house_way_splits, resolve_way
@@ -55,6 +56,7 @@ from .rack import (
     Rule,
     _best,
     apply_card,
+    feature_mask,
     hand_facts,
     placement_splits,
 )
@@ -138,7 +140,7 @@ def card_from_json(text: str) -> Card:
 # the greedy search (shared with tools/derive_rack.py, which fits house ways with it)
 # ---------------------------------------------------------------------------------------------
 
-RANKED = [i for i, f in enumerate(_FEATURES) if f.startswith(("group", "single", "made_low"))]
+RANKED = [i for i, f in enumerate(_FEATURES) if f not in _FLAGS]
 # the yes/no features a condition may test ("made" is not one: it splits every shape)
 FLAGGED = [_FEATURES.index(f) for f in _FLAGS if f != "made"]
 
@@ -202,16 +204,7 @@ def shape_data(shape: int, f: HandFacts, counts: npt.NDArray[np.int64],
 
 
 def cond_mask(sd: ShapeData, conds: tuple[tuple[str, str, int], ...]) -> npt.NDArray[np.bool_]:
-    m = np.ones(sd.feature.shape[0], dtype=bool)
-    for feat, op, val in conds:
-        col = sd.feature[:, _FEATURES.index(feat)]
-        if op == "==":
-            m &= col == val
-        elif op == ">=":
-            m &= (col >= val) & (col > 0)
-        else:
-            m &= (col <= val) & (col > 0)
-    return m
+    return feature_mask(sd.feature, conds)
 
 
 def current(sd: ShapeData) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
@@ -380,11 +373,11 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
     hand on two cores).  Hands no rule fits are set by ``fallback``: as the house way does
     (the default: the card lists where to leave the house way), or a priority placement."""
 
-    _positive(max_rules, "max_rules")
-    _positive(hands, "hands")
-    _positive(seed, "seed", 0)
+    whole(max_rules, "max_rules")
+    whole(hands, "hands")
+    whole(seed, "seed", 0)
     w, r = resolve_way(way), resolve(rules)
-    workers = _positive((os.cpu_count() or 1) if workers is None else workers, "workers")
+    workers = whole((os.cpu_count() or 1) if workers is None else workers, "workers")
     if fallback not in FALLBACKS:
         raise HouseWayError(f"unknown fallback {fallback!r} (one of: {', '.join(FALLBACKS)})")
     rows = random_hands(hands, seed)
@@ -543,8 +536,8 @@ def price(card: Card, way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
                      d["player_wins"], rule)
         return sums.pricing(card, w.name, r, not missing, sums.n, {})
 
-    _positive(hands, "hands")
-    workers = _positive((os.cpu_count() or 1) if workers is None else workers, "workers")
+    whole(hands, "hands")
+    workers = whole((os.cpu_count() or 1) if workers is None else workers, "workers")
     rows = random_hands(hands, seed)
     solved = solve_many(rows, w, r, workers=workers)
     best, hw = solved.best_wins, solved.house_way_wins

@@ -24,6 +24,7 @@ import time
 from importlib import resources
 from typing import Any
 
+from ._validate import whole
 from .bonus import PayTable, bonus_hand
 from .errors import AsiaPokerError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
@@ -167,8 +168,7 @@ def serve(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, host: str = "1
     except ImportError:
         raise AsiaPokerError("asiapoker serve needs uvicorn: pip install "
                              "'asiapoker[web]'") from None
-    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        raise AsiaPokerError(f"port must be a number from 0 to 65535, got {port!r}")
+    whole(port, "port", 0, 65535)
     try:                                   # a clear error before uvicorn logs and exits
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         with socket.socket(family, socket.SOCK_STREAM) as probe:
