@@ -46,6 +46,8 @@ def test_cimported_core_agrees_with_the_python_api(fast_sim, way, code, a234):
     assert wins == int(((p > d).sum(1) >= 2).sum())
     assert legal == int(legal_splits(player, rules).sum())
     assert bonus == int((bonus_hands(player) >= 0).sum())
+    with pytest.raises(ValueError, match="way must be 0, 1 or 2"):
+        fast_sim.play(dealer, player, 3, rules.low)
 
 
 @pytest.mark.parametrize(("way", "a234"), [("standard", "high"), ("equilibrium", "low"),

@@ -24,6 +24,8 @@ def play(const int8_t[:, ::1] dealer, const int8_t[:, ::1] player, int way=0, in
     cdef int32_t me[105]
     cdef int32_t lo[105]
     cdef int64_t wins = 0, legal = 0, bonus = 0
+    if not 0 <= way <= 2:                  # house_way7 would return -1 and set nothing
+        raise ValueError(f"way must be 0, 1 or 2 (asiapoker._core.BUILTIN_WAYS), got {way}")
     with nogil:
         for i in range(n):
             for k in range(7):

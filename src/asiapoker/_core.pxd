@@ -26,7 +26,8 @@ cdef int settle3(const int32_t* player, const int32_t* dealer) noexcept nogil
 
 # a built-in house way's setting of seven cards: writes (high, medium, low) strengths to
 # ``hml`` and returns the split index into the seven cards SORTED ascending; ``way`` is
-# 0 classic, 1 medium-first, 2 high-first
+# 0 classic, 1 medium-first, 2 high-first (asiapoker._core.BUILTIN_WAYS in order); any
+# other ``way`` writes nothing and returns -1
 cdef int house_way7(const int* seven, int a234_low, int way, int32_t* hml) noexcept nogil
 
 # the bonus categories seven cards qualify for, as a bit mask (bit i is

@@ -1607,7 +1607,7 @@ cdef int house_way7(const int* seven, int a234_low, int way, int32_t* hml) noexc
         c[k] = seven[k]
     sort7(c)
     if way < 0 or way > 2:
-        way = 0
+        return -1
     return choose(c, a234_low, WAY_CODES[way][0], WAY_CODES[way][1], WAY_CODES[way][2],
                   WAY_CODES[way][3], hml)
 
