@@ -194,10 +194,14 @@ def test_endless_simulation_stops_promptly_on_interrupt():
     proc = subprocess.Popen([sys.executable, "-m", "asiapoker", "simulate", "--rounds",
                              str(10**24), "--quiet", "--way", "classic"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4)
-    assert proc.poll() is None                      # still dealing, memory flat
-    t = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130 and time.monotonic() - t < 5
-    assert err.strip() == "asiapoker: interrupted"
+    try:
+        time.sleep(4)
+        assert proc.poll() is None                      # still dealing, memory flat
+        t = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        assert proc.returncode == 130 and time.monotonic() - t < 5
+        assert err.strip() == "asiapoker: interrupted"
+    finally:                                            # never leave it dealing on failure
+        proc.kill()
+        proc.wait()
