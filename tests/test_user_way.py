@@ -128,7 +128,9 @@ def test_the_cache_is_used_rebuilt_and_keyed(tmp_path):
     again = HouseWay.from_function(counted_fast, "fast", cache_dir=cache_dir, check=10)
     assert len(calls) <= 30 + PROBES                          # answers came from the cache
     assert (again._compiled.splits == first._compiled.splits).all()
-    path = cache_dir / "fast-1.npz"
+    path = first.cache_file
+    assert path.parent == cache_dir and path.name.startswith("house-way-cache-")
+    assert sorted(p.name for p in cache_dir.iterdir()) == [path.name]      # no orphans
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2] + b"garbage" * 10)   # corrupt it
     calls.clear()
@@ -137,18 +139,25 @@ def test_the_cache_is_used_rebuilt_and_keyed(tmp_path):
     assert len(calls) > 800_000
     assert (rebuilt._compiled.splits == first._compiled.splits).all()
     assert (dealer_strengths(hands, rebuilt) == expected).all()
-    path.unlink()                                                # delete it: a new key
+    path.unlink()
+    path.mkdir()                             # a folder where the cache file goes
     calls.clear()
-    other = HouseWay.from_function(counted_fast, "fast", cache_key="abc", cache_dir=cache_dir,
-                                   check=10)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        other = HouseWay.from_function(counted_fast, "fast", cache_dir=cache_dir, check=10)
+    said = " ".join(str(w.message) for w in seen)
+    assert "rebuilding the house-way cache" in said and "is a directory" in said
+    assert "could not write the house-way cache" in said
     assert len(calls) > 800_000
-    assert (cache_dir / "fast-abc.npz").exists() and not path.exists()
+    assert sorted(p.name for p in cache_dir.iterdir()) == [path.name]      # no orphans
     assert (dealer_strengths(hands, other) == expected).all()
-    # another function under the same name and key: the cache no longer matches it
+    # another key, another name or another function: another entry, never a shared one
+    keyed = {HouseWay.from_function(counted_fast, "fast", cache_key="abc", cache_dir=cache_dir,
+                                    check=0, progress=False).cache_file}
+    assert path not in keyed
     high_first = HouseWay.named("high-first")
-    with pytest.warns(UserWarning, match="no longer gives the answers"):
-        swapped = HouseWay.from_function(high_first.set, "fast", cache_key="abc",
-                                         cache_dir=cache_dir, check=10)
+    swapped = HouseWay.from_function(high_first.set, "fast", cache_dir=cache_dir, check=10)
+    assert swapped.cache_file not in keyed | {path}
     assert (dealer_strengths(hands, swapped) == dealer_strengths(hands, high_first)).all()
     assert (solve("Kc Qd 9h 9s 5c 5d 2h", swapped).house_way_setting.strengths()
             == house_way("Kc Qd 9h 9s 5c 5d 2h", high_first).strengths())
@@ -260,15 +269,3 @@ def test_progress_bar(tmp_path, capsys):
         assert main(["house-way", "--way", "nowhere.py:f", "2c 3c 4c 5c 6c 7c 8c"]) == 2
 
 
-def test_a_folder_where_the_cache_file_goes(tmp_path):
-    medium_first = HouseWay.named("medium-first")
-    (tmp_path / "folder-1.npz").mkdir()               # the cache path is a directory
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
-        way = HouseWay.from_function(medium_first.set, "folder", cache_dir=tmp_path, check=5)
-    said = " ".join(str(w.message) for w in seen)
-    assert "rebuilding the damaged house-way cache" in said
-    assert "could not write the house-way cache" in said
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder-1.npz"]   # no orphans
-    assert house_way("Kc Qd 9h 9s 5c 5d 2h", way).strengths() == \
-        house_way("Kc Qd 9h 9s 5c 5d 2h", medium_first).strengths()

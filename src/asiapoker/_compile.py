@@ -9,13 +9,12 @@ they make, which compilation checks on a sample, together with suit symmetry.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
+import inspect
+import json
 import os
-import re
 import sys
-import tempfile
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -24,16 +23,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
+from . import _core, _files
 from ._classes import class_representatives
 from ._progress import Progress
-from ._validate import whole
+from ._validate import run_kernel, whole
 from .cards import Card, card_of
-from .errors import AsiaPokerError, HouseWayError
+from .errors import AsiaPokerError, FileError, HouseWayError
 from .rules import Rules
 from .setting import SPLIT_POSITIONS, Setting, chosen_strengths, setting_of, setting_of_split
 
-FORMAT = 1
 _SPLIT_OF = {(sum(1 << p for p in h), lo): k for k, (h, _, lo) in enumerate(SPLIT_POSITIONS)}
 
 WayFunction = Callable[[tuple[Card, ...]], Any]
@@ -48,13 +46,10 @@ def default_cache_dir() -> Path:
     return Path(base) / "asiapoker"
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._") or "way"
-
-
 def _keys(hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    out = np.empty(len(hands), dtype=np.int64)
-    _core.class_keys_kernel(np.ascontiguousarray(hands), out)
+    arr = np.ascontiguousarray(hands)
+    out = np.empty(len(arr), dtype=np.int64)
+    run_kernel(_core.class_keys_kernel, arr, "hands", out)
     return out
 
 
@@ -85,6 +80,7 @@ class CompiledWay:
                  reps: npt.NDArray[np.int64], splits: npt.NDArray[np.uint8]) -> None:
         self.fn, self.name = fn, name
         self.keys, self.reps, self.splits = keys, reps, splits
+        self.cache_file: Path | None = None
         self._tri: dict[int, npt.NDArray[np.int32]] = {}
 
     @property
@@ -93,29 +89,30 @@ class CompiledWay:
         return splits_digest(self.splits)
 
     def answer(self, ids: tuple[int, ...]) -> Setting:
-        """The way's setting of seven checked ids: the function's answer, validated (never
-        trusted), or for a table-only way the first split of ``ids`` with the strengths of
-        the class's stored split."""
+        """The function's answer for seven checked ids, validated (never trusted): what
+        compilation asks.  The way's setting of a hand is :meth:`setting`."""
         if self.fn is None:
-            return self._from_table(ids)
+            return self.setting(ids, Rules())
         hand = tuple(card_of(i) for i in ids)
         try:
             raw = self.fn(hand)
         except AsiaPokerError as exc:
             raise HouseWayError(f"house way {self.name!r} failed on "
                                 f"{' '.join(map(str, hand))}: {exc}") from exc
-        except Exception as exc:        # the user's own code: say which way and which hand
+        except (Exception, SystemExit) as exc:   # the user's code: say which way and hand
             raise HouseWayError(f"house way {self.name!r} raised {type(exc).__name__} on "
                                 f"{' '.join(map(str, hand))}: {exc}") from exc
         return setting_of(raw, ids, f"house way {self.name!r}")
 
-    def _from_table(self, ids: tuple[int, ...]) -> Setting:
-        ids = tuple(sorted(ids))            # the same cards in any order: the same setting
+    def setting(self, ids: tuple[int, ...], rules: Rules) -> Setting:
+        """The way's setting of seven checked ids: the first split of the sorted ids with the
+        strengths the table gives their class (rule 5.5: the same cards in any order get the
+        same setting, in every path: house_way, splits, solve, simulate)."""
+        ids = tuple(sorted(ids))
         arr = np.array([ids], dtype=np.int64)
-        i = int(np.searchsorted(self.keys, _keys(arr)[0]))
-        tri = self.triples(Rules())[i:i + 1]
+        _, tri = self.lookup(arr, rules)
         k = np.empty(1, dtype=np.int16)
-        _core.match_split_kernel(arr, 0, np.ascontiguousarray(tri), k)
+        run_kernel(_core.match_split_kernel, arr, "hands", rules.low, tri, k)
         return setting_of_split(ids, int(k[0]))
 
     def split_of(self, ids: tuple[int, ...], setting: Setting) -> int:
@@ -144,49 +141,80 @@ class CompiledWay:
     def lookup(self, hands: npt.NDArray[Any], rules: Rules) -> tuple[int, npt.NDArray[np.int32]]:
         """(bad row or -1, n x 3 strengths) of checked-at-the-boundary rows."""
         out = np.empty((len(hands), 3), dtype=np.int32)
-        bad = _core.classify_kernel(hands, self.keys, self.triples(rules), out)
-        if bad <= -2:  # pragma: no cover - every hand has a class
-            raise HouseWayError(f"no class for row {-2 - bad}")
-        return bad, out
+        run_kernel(_core.classify_kernel, hands, "hands", self.keys, self.triples(rules), out)
+        return -1, out
 
 
-def _load(path: Path, keys: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8] | None:
-    """The cached answers, or None when the file is missing, stale or damaged."""
+#: The kinds of cache file (see :mod:`asiapoker._files`).
+WAY_CACHE = "house-way-cache"
+
+
+def keys_digest() -> str:
+    """sha256 of the class keys: the order every class table is in."""
+    return hashlib.sha256(class_table()[0].tobytes()).hexdigest()
+
+
+def cache_path(folder: Path, kind: str, identity: dict[str, Any]) -> Path:
+    """The cache file of ``identity``: named by a hash of the whole identity (no lossy
+    slug), which the file also records and :func:`load_cached` verifies."""
+    text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
+    return folder / f"{kind}-{hashlib.sha256(text.encode()).hexdigest()[:32]}.npz"
+
+
+def load_cached(path: Path, kind: str, identity: dict[str, Any]) -> npt.NDArray[np.uint8] | None:
+    """The cached class table of ``identity``, or None when the file is missing; a damaged or
+    foreign file is never used: a warning names it and the caller rebuilds it."""
     if not path.exists():
         return None
     try:
-        with np.load(path, allow_pickle=False) as data:
-            splits = np.array(data["splits"], dtype=np.uint8)
-            ok = (int(data["format"]) == FORMAT
-                  and str(data["keys_digest"]) == hashlib.sha256(keys.tobytes()).hexdigest()
-                  and str(data["digest"]) == hashlib.sha256(splits.tobytes()).hexdigest()
-                  and len(splits) == len(keys) and int(splits.max(initial=0)) < 105)
-    except Exception as exc:  # a damaged file of any kind: rebuild it
-        warnings.warn(f"rebuilding the damaged house-way cache {path}: {exc}", stacklevel=3)
-        return None
-    if not ok:
-        warnings.warn(f"rebuilding the stale or damaged house-way cache {path}", stacklevel=3)
+        _, arrays = _files.read(path, kind, identity)
+        splits = arrays.get("splits")
+        if (splits is None or splits.dtype != np.uint8 or splits.shape != (len(class_table()[0]),)
+                or int(splits.max(initial=0)) >= 105):
+            raise FileError(f"{str(path)!r} does not hold a class table")
+    except FileError as exc:
+        warnings.warn(f"rebuilding the house-way cache: {exc}", stacklevel=3)
         return None
     return splits
 
 
-def _save(path: Path, keys: npt.NDArray[np.int64], splits: npt.NDArray[np.uint8]) -> None:
-    tmp = None
+def save_cached(path: Path, kind: str, identity: dict[str, Any],
+                splits: npt.NDArray[np.uint8]) -> None:
+    """Write a cache file atomically; a read-only or full cache folder is a warning, not a
+    failure (the answer is still returned)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            np.savez(fh, format=FORMAT, splits=splits,
-                     keys_digest=hashlib.sha256(keys.tobytes()).hexdigest(),
-                     digest=hashlib.sha256(splits.tobytes()).hexdigest())
-        os.replace(tmp, path)
-        tmp = None
-    except OSError as exc:  # a read-only cache, or a folder in the way, is no reason to fail
+        _files.write(path, kind, identity, {"splits": splits})
+    except OSError as exc:
         warnings.warn(f"could not write the house-way cache {path}: {exc}", stacklevel=3)
-    finally:
-        if tmp is not None:                 # never leave a half-written file behind
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+
+
+def function_identity(fn: WayFunction) -> dict[str, Any]:
+    """What names a Python function exactly: its module, qualified name, a hash of its source
+    (None when the source cannot be read) and what it closes over (two closures of one
+    factory share their source, not their behaviour)."""
+    try:
+        source: str | None = hashlib.sha256(inspect.getsource(fn).encode()).hexdigest()
+    except (OSError, TypeError):
+        source = None
+    cells = getattr(fn, "__closure__", None) or ()
+    bound = [repr(c.cell_contents) if c.cell_contents is not fn else "<self>" for c in cells
+             if _filled(c)]
+    bound += [repr(d) for d in getattr(fn, "__defaults__", None) or ()]
+    if hasattr(fn, "__self__"):                  # a bound method: what it is bound to
+        bound.append(repr(fn.__self__))
+    return {"module": getattr(fn, "__module__", None),
+            "qualname": getattr(fn, "__qualname__", type(fn).__qualname__),
+            "source_sha256": source,
+            "bound_sha256": hashlib.sha256("\x00".join(bound).encode()).hexdigest()}
+
+
+def _filled(cell: Any) -> bool:
+    try:
+        cell.cell_contents
+    except ValueError:              # an empty cell
+        return False
+    return True
 
 
 def compile_way(fn: WayFunction, name: str, cache_key: str | None, cache_dir: Path | None,
@@ -197,10 +225,13 @@ def compile_way(fn: WayFunction, name: str, cache_key: str | None, cache_dir: Pa
     whole(check, "check (how many sample hands to check the way on)", 0, MAX_CHECK,
           HouseWayError)
     keys, reps = class_table()
-    path = None if cache_key is None else (cache_dir or default_cache_dir()) / (
-        f"{_slug(name)}-{_slug(cache_key)}.npz")
-    splits = _load(path, keys) if path is not None else None
+    identity = {"name": name, "cache_key": cache_key, "function": function_identity(fn),
+                "class_keys_sha256": keys_digest()}
+    path = None if cache_key is None else cache_path(cache_dir or default_cache_dir(),
+                                                     WAY_CACHE, identity)
+    splits = load_cached(path, WAY_CACHE, identity) if path is not None else None
     way = CompiledWay(fn, name, keys, reps, np.zeros(len(keys), dtype=np.uint8))
+    way.cache_file = path
     _check(way, check)
     if splits is not None and not _agrees(way, splits):
         warnings.warn(f"rebuilding the house-way cache {path}: the function no longer gives "
@@ -217,10 +248,12 @@ def compile_way(fn: WayFunction, name: str, cache_key: str | None, cache_dir: Pa
             if not i & 4095:
                 bar.update(i)
         bar.update(len(keys))
+        way.splits = splits
+        way.triples(Rules())    # every answer legal under the default rules, before it is kept
         if path is not None:
-            _save(path, keys, splits)
+            save_cached(path, WAY_CACHE, identity, splits)
     way.splits = splits
-    way.triples(Rules())        # every answer legal under the default rules
+    way.triples(Rules())
     return way
 
 

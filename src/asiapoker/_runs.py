@@ -11,10 +11,12 @@ distributed run gives exactly the totals of a run in one go.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import tempfile
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from pathlib import Path
@@ -23,16 +25,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .errors import AsiaPokerError
+from . import _files
+from .errors import FileError, RunError
 
 #: Target classes per chunk (chunks end where a rank multiset ends, so they vary a little).
 CHUNK = 10_000
 RUN_FILE = "run.json"
-FORMAT = 1
-
-
-class RunError(AsiaPokerError):
-    """A run directory that does not fit the call (other parameters, a foreign file)."""
+FORMAT = 2
 
 
 def chunk_bounds(groups: npt.NDArray[np.int32], size: int = CHUNK) -> npt.NDArray[np.int64]:
@@ -88,66 +87,96 @@ def digest(arrays: Sequence[npt.NDArray[Any]]) -> str:
     return h.hexdigest()
 
 
-class RunDir:
-    """A run directory: its parameters and finished chunks."""
+CHUNK_KIND = "run-chunk"
 
-    def __init__(self, path: str | os.PathLike[str], params: dict[str, Any]) -> None:
+
+class RunDir:
+    """A run directory: its parameters and finished chunks.  Every chunk records the run's
+    parameters and its number, and is used only when they and its checksum check."""
+
+    def __init__(self, path: str | os.PathLike[str], params: dict[str, Any],
+                 create: bool = True) -> None:
         self.path = Path(path)
         self.params = {"format": FORMAT, **params}
         if self.path.exists() and not self.path.is_dir():
             raise RunError(f"run directory {str(self.path)!r} is a file")
         meta = self.path / RUN_FILE
-        if meta.exists():
-            try:
-                old = json.loads(meta.read_text())
-            except (OSError, ValueError) as exc:
-                raise RunError(f"{meta} is not a run description: {exc}") from None
-            diff = [k for k in sorted(set(old) | set(self.params))
-                    if old.get(k) != self.params.get(k)]
-            if diff:
-                k = diff[0]
-                raise RunError(f"{self.path} holds a run with {k}={old.get(k)!r}, this call "
-                               f"has {k}={self.params.get(k)!r}; use another directory")
-        elif self.path.exists() and any(p.name != "chunks" for p in self.path.iterdir()):
-            raise RunError(f"{self.path} is not empty and holds no {RUN_FILE}; use an empty or "
-                           f"new directory")
-        (self.path / "chunks").mkdir(parents=True, exist_ok=True)
         if not meta.exists():
-            _atomic_write(meta, json.dumps(self.params, indent=1, sort_keys=True).encode())
+            if not create:
+                raise RunError(f"{str(self.path)!r} holds no {RUN_FILE}: not a run directory")
+            if self.path.exists() and any(not _ours(p) for p in self.path.iterdir()):
+                raise RunError(f"{self.path} is not empty and holds no {RUN_FILE}; use an "
+                               f"empty or new directory")
+            (self.path / "chunks").mkdir(parents=True, exist_ok=True)
+            _create_once(meta, json.dumps(self.params, indent=1, sort_keys=True).encode())
+        try:
+            old = json.loads(meta.read_text())
+            if not isinstance(old, dict):
+                raise ValueError("not a JSON object")
+        except (OSError, ValueError) as exc:
+            raise RunError(f"{meta} is not a run description: {exc}") from None
+        diff = [k for k in sorted(set(old) | set(self.params))
+                if old.get(k) != self.params.get(k)]
+        if diff:
+            k = diff[0]
+            raise RunError(f"{self.path} holds a run with {k}={old.get(k)!r}, this call "
+                           f"has {k}={self.params.get(k)!r}; use another directory")
+        (self.path / "chunks").mkdir(exist_ok=True)
 
     def chunk_path(self, c: int) -> Path:
         return self.path / "chunks" / f"{c:05d}.npz"
 
+    def identity(self, c: int) -> dict[str, Any]:
+        """What chunk ``c`` of this run holds: the run's parameters and the chunk's number."""
+        return {"run": self.params, "chunk": c}
+
     def done(self, c: int) -> bool:
-        return self.chunk_path(c).exists()
+        """Whether chunk ``c`` is finished: its file exists and verifies.  A damaged or
+        foreign file is set aside (renamed ``*.bad``) with a warning naming it, and the chunk
+        is computed again."""
+        path = self.chunk_path(c)
+        if not path.exists():
+            return False
+        try:
+            self.load(c)
+        except RunError as exc:
+            warnings.warn(f"recomputing chunk {c}: {exc}", stacklevel=2)
+            with contextlib.suppress(OSError):
+                os.replace(path, path.with_suffix(".bad"))
+            return False
+        return True
 
     def save(self, c: int, data: dict[str, npt.NDArray[Any]]) -> None:
-        """Write chunk ``c`` atomically."""
-        fd, tmp = tempfile.mkstemp(dir=self.path / "chunks", prefix=f".{c:05d}-", suffix=".npz")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                np.savez(f, **data)  # type: ignore[arg-type]
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, self.chunk_path(c))
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        """Write chunk ``c`` atomically, with the run's identity and a checksum."""
+        _files.write(self.chunk_path(c), CHUNK_KIND, self.identity(c), data)
 
     def load(self, c: int) -> dict[str, npt.NDArray[Any]]:
-        with np.load(self.chunk_path(c), allow_pickle=False) as z:
-            return {k: z[k] for k in z.files}
+        """Chunk ``c``, verified; :class:`RunError` naming the file when it is missing,
+        damaged or from another run."""
+        try:
+            return _files.read(self.chunk_path(c), CHUNK_KIND, self.identity(c))[1]
+        except FileError as exc:
+            raise RunError(str(exc)) from None
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
+def _ours(p: Path) -> bool:
+    """What a run being started in a directory puts there first (so that several processes
+    may start the same run at once)."""
+    return p.name == "chunks" or p.name.startswith(f".{RUN_FILE}-")
+
+
+def _create_once(path: Path, data: bytes) -> None:
+    """Write ``path`` unless it exists, atomically even when several processes race: the
+    first to link its whole temporary file wins, the others read the winner's."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        os.chmod(tmp, 0o644)                 # readable like any other file (mkstemp: 0600)
-        os.replace(tmp, path)
-    except BaseException:
+        os.chmod(tmp, 0o644)
+        with contextlib.suppress(FileExistsError):
+            os.link(tmp, path)
+    finally:
         Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _apply(work: Callable[[int], Any], c: int) -> Any:
@@ -188,3 +217,36 @@ def run_chunks(todo: list[int], work: Callable[[int], dict[str, npt.NDArray[Any]
         finally:
             for fut in pending:
                 fut.cancel()
+
+
+SUMMARY_KIND = "analysis-summary"
+
+
+def write_summary(path: str | os.PathLike[str], data: dict[str, Any]) -> None:
+    """Write a run's summary atomically as JSON with its kind and a checksum of the rest."""
+    body = {**data, "kind": SUMMARY_KIND}
+    body["checksum"] = _checksum(body)
+    _files.atomic_write(path, json.dumps(body, indent=1, allow_nan=False).encode())
+
+
+def read_summary(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A summary written by :func:`write_summary`, verified: a damaged or foreign file is a
+    :class:`RunError` naming it."""
+    where = str(path)
+    try:
+        data = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise RunError(f"no analysis summary at {where!r}") from None
+    except (OSError, ValueError) as exc:
+        raise RunError(f"{where!r} is not an analysis summary: {exc}") from None
+    if not isinstance(data, dict) or data.get("kind") != SUMMARY_KIND:
+        raise RunError(f"{where!r} is not an analysis summary asiapoker wrote")
+    if data.get("checksum") != _checksum(data):
+        raise RunError(f"{where!r} is damaged: its contents do not match their checksum")
+    return data
+
+
+def _checksum(body: dict[str, Any]) -> str:
+    rest = {k: v for k, v in body.items() if k != "checksum"}
+    return hashlib.sha256(json.dumps(rest, sort_keys=True, separators=(",", ":"),
+                                     allow_nan=False).encode()).hexdigest()

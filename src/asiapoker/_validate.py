@@ -14,15 +14,17 @@ asiapoker.errors.AsiaPokerError: splits row 1: index 105 is outside 0..104
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from .cards import card_of
-from .errors import AsiaPokerError, CardError, DuplicateCardError, HandSizeError
+from .errors import AsiaPokerError, CardError, DuplicateCardError, HandSizeError, StrategyError
 
-__all__ = ["as_card_array", "bad_row_error", "checked", "index_array", "whole"]
+__all__ = ["as_card_array", "bad_row_error", "call_user", "checked", "index_array", "run_kernel",
+           "whole"]
 
 # the integer types the core's kernels take without a copy
 _KERNEL_DTYPES = (np.int8, np.uint8, np.int16, np.int32, np.int64)
@@ -72,9 +74,32 @@ def bad_row_error(arr: npt.NDArray[Any], row: int, what: str) -> CardError:
 
 
 def checked(bad: int, arr: npt.NDArray[Any], what: str) -> None:
-    """Raise for the first bad row a kernel reported (``bad`` >= 0); -1 means all are good."""
+    """Raise for the first bad row a kernel reported (``bad`` >= 0); -1 means all are good,
+    and ``-2 - row`` is a row with no class (which a checked row always has)."""
     if bad >= 0:
         raise bad_row_error(arr, bad, what)
+    if bad < -1:  # pragma: no cover - every seven distinct cards have a class
+        raise AsiaPokerError(f"{what} row {-2 - bad}: no class holds this hand")
+
+
+def run_kernel(kernel: Callable[..., int], hands: npt.NDArray[Any], what: str,
+               *args: Any) -> None:
+    """Call a core kernel on ``hands`` (its first argument; every kernel checks its rows and
+    returns the first bad one, or -1) and raise the error of the row it reports.  Every call
+    of a kernel in the package goes through here, so no result goes unchecked."""
+    checked(kernel(hands, *args), hands, what)
+
+
+def call_user(fn: Callable[..., Any], what: str, *args: Any) -> Any:
+    """``fn(*args)`` for a function the user passed: its own exceptions (and ``sys.exit``)
+    become a :class:`~asiapoker.errors.StrategyError` naming ``what``; the package's own
+    errors pass as they are."""
+    try:
+        return fn(*args)
+    except AsiaPokerError:
+        raise
+    except (Exception, SystemExit) as exc:
+        raise StrategyError(f"{what} raised {type(exc).__name__}: {exc}") from exc
 
 
 def index_array(values: Any, n: int, what: str, limit: int,

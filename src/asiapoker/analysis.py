@@ -20,14 +20,13 @@ same hands.
 >>> exploitability("classic", hands=0)
 Traceback (most recent call last):
 ...
-asiapoker.errors.AsiaPokerError: hands must be a whole number >= 1, got 0
+asiapoker.errors.AsiaPokerError: hands must be a whole number >= 2, got 0
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import importlib
 import json
 import math
 import os
@@ -47,18 +46,18 @@ from ._classes import multisets, rank_counts
 from ._progress import Progress
 from ._runs import (
     RunDir,
-    _atomic_write,
     chunk_bounds,
     digest,
     little_endian,
     parse_shard,
     run_chunks,
     shard_chunks,
+    write_summary,
 )
-from ._validate import as_card_array, whole
+from ._validate import as_card_array, run_kernel, whole
 from .cards import Card, to_ids
 from .equilibrium import way_digest
-from .errors import AsiaPokerError
+from .errors import AsiaPokerError, MissingExtraError, require_extra
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, house_way_splits, resolve_way
 from .rack import SHAPES, hand_facts
 from .rules import Rules, resolve
@@ -96,14 +95,13 @@ class Estimate:
         return f"{self.mean:+.4%} (95% CI {lo:+.4%} to {hi:+.4%})"
 
 
-def _estimate(units: npt.NDArray[np.int64], scale: int) -> Estimate:
-    """Mean and standard error of ``units / scale`` (integers, so the mean is exact)."""
+def _estimate(units: npt.NDArray[Any], scale: int) -> Estimate:
+    """Mean and standard error of ``units / scale`` (Python integers, so the mean is exact
+    whatever their size)."""
     n = len(units)
-    total = int(units.sum(dtype=object))
-    mean = Fraction(total, n * scale)
+    mean = Fraction(int(units.sum()), n * scale)
     x = units.astype(np.float64) / scale
-    se = float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else math.inf
-    return Estimate(mean, se)
+    return Estimate(mean, float(x.std(ddof=1) / math.sqrt(n)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,17 +142,17 @@ def exploitability(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, ha
                    seed: int = 0, workers: int | None = None) -> Exploitability:
     """Exploitability of ``way`` and both house edges, from ``hands`` random hands solved
     exactly (about 0.4 ms a hand on two cores)."""
-    whole(hands, "hands")
+    whole(hands, "hands", 2)
     whole(seed, "seed", 0)
     r = resolve(rules)
     w = resolve_way(way)
     rows = random_hands(hands, seed)
     b = solve_many(rows, w, r, workers=workers)
-    # per hand, in units of 1 / (DEALER_HANDS * 2) when pays is 1:1; exact for any pays that
-    # is a whole number, a float pays is taken as the fraction it is
+    # per hand, in units of 1 / (DEALER_HANDS * den), as Python integers: exact for any pays
+    # (a float pays is the fraction it is, whose numerator can be near 2**53)
     pays = Fraction(r.pays)
     num, den = pays.numerator, pays.denominator
-    best, hw = b.best_wins, b.house_way_wins
+    best, hw = b.best_wins.astype(object), b.house_way_wins.astype(object)
     scale = DEALER_HANDS * den
     # ev = (wins * pays - (N - wins)) / N = (wins * (num + den) - N * den) / (N * den)
     ev_best = best * (num + den) - DEALER_HANDS * den
@@ -220,7 +218,7 @@ def class_codes(hands: Any) -> npt.NDArray[np.int64]:
     with the joker as bit 52.  Rows are checked seven-card hands."""
     arr = _hand_rows(hands)
     out = np.empty(len(arr), dtype=np.int64)
-    _core.class_codes_kernel(np.ascontiguousarray(arr), out)
+    run_kernel(_core.class_codes_kernel, arr, "hands", out)
     return out
 
 
@@ -272,6 +270,7 @@ EV_BINS = 20
 def hand_shapes(hands: Any, rules: Rules | None = None) -> npt.NDArray[np.int8]:
     """Index into :data:`HAND_SHAPES` of each seven-card row."""
     arr = as_card_array(hands, 7, "hands")
+    run_kernel(_core.class_keys_kernel, arr, "hands", np.empty(len(arr), dtype=np.int64))
     facts = hand_facts(arr, rules)
     shape = _RACK_TO_SHAPE[facts.shape]
     small = shape <= HAND_SHAPES.index("trips")
@@ -502,9 +501,7 @@ def solve_classes(hands: npt.NDArray[np.int8], way: HouseWay, rules: Rules,
     into :data:`~asiapoker.SPLIT_POSITIONS` of each row).  Rows that share a rank multiset
     should be adjacent (as in :func:`player_classes`); any order gives the same answer."""
     wins = np.empty((len(hands), 105), dtype=np.int64)
-    bad = model(way, rules).solve_groups(hands, wins)
-    if bad >= 0:
-        raise AsiaPokerError(f"hand row {bad} is not seven distinct card ids 0..52")
+    run_kernel(model(way, rules).solve_groups, hands, "hands", wins)
     rows = np.arange(len(hands))
     best = np.argmax(wins, axis=1)
     hw = house_way_splits(hands, way, rules)
@@ -561,13 +558,13 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
     players = ["optimal", "house-way"] + (["strategy"] if strategy is not None else [])
     meta = {"way_name": w.name, "player_label": label}
     if sample is not None:
-        return _sample(w, r, label, strategy, players, whole(sample, "sample"),
+        return _sample(w, r, label, strategy, players, whole(sample, "sample", 2),
                        whole(seed, "seed", 0), workers)
     sh = parse_shard(shard)
     if parquet:
-        _require("pyarrow", "parquet")
+        require_extra("pyarrow", "parquet")
     if client is not None:
-        _require("distributed", "dask")
+        require_extra("distributed", "dask")
     hands, weights, groups = _classes()
     edges = chunk_bounds(groups)
     nchunks = len(edges) - 1
@@ -609,8 +606,7 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
                              meta=meta)
     if run is not None:
         stem = "" if result.complete else f"-shard-{sh[0]}-of-{sh[1]}" if sh else "-partial"
-        _atomic_write(run.path / f"summary{stem}.json",
-                      json.dumps(result.to_dict(), indent=1).encode())
+        write_summary(run.path / f"summary{stem}.json", result.to_dict())
         if parquet:
             _write_parquet(run, list(cover), edges, run.path / f"classes{stem}.parquet", result)
     return result
@@ -640,18 +636,6 @@ def exact_house_edges(way: str) -> dict[str, Fraction]:
         raise AsiaPokerError(f"no shipped analysis of way {way!r} (there are: "
                              f"{', '.join(runs)})")
     return {p: Fraction(runs[way][p]["house_edge_exact"]) for p in ("optimal", "house-way")}
-
-
-class MissingExtraError(AsiaPokerError):
-    """An optional feature whose library is not installed."""
-
-
-def _require(module: str, extra: str) -> None:
-    """Raise :class:`MissingExtraError` in one line when ``module`` is missing."""
-    try:
-        importlib.import_module(module)
-    except ImportError:
-        raise MissingExtraError(f"this needs {module}: pip install 'asiapoker[{extra}]'") from None
 
 
 class _Bar:

@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._classes import flush_classes, flush_rep, multisets, rank_counts, rank_rep
-from ._validate import as_card_array, checked, whole
+from ._validate import as_card_array, run_kernel, whole
 from .cards import CardsLike, to_ids
 from .errors import BonusError
 
@@ -135,7 +135,7 @@ TableLike: TypeAlias = PayTable | str
 
 def _masks(arr: npt.NDArray[Any]) -> npt.NDArray[np.int16]:
     out = np.empty(len(arr), dtype=np.int16)
-    checked(_core.bonus_kernel(arr, out), arr, "hands")
+    run_kernel(_core.bonus_kernel, arr, "hands", out)
     return out
 
 
@@ -191,8 +191,8 @@ def bonus_payouts(hands: Any, table: TableLike = "A", wager: Any = 1,
         raise BonusError("wager is too large to pay in 64-bit integers")
     odds = np.array([t.pays.get(c, -1) for c in BONUS_CATEGORIES] + [-1], dtype=np.int64)
     out = odds[codes] * w.astype(np.int64)
-    if limit is not None:
-        np.minimum(out, int(limit), out=out)
+    if limit is not None:         # any limit above 2**62 is above every payout here
+        np.minimum(out, min(int(limit), 2**62), out=out)
     return out
 
 

@@ -38,11 +38,12 @@ import numpy.typing as npt
 
 from . import _core
 from ._compile import (
-    _load,
-    _save,
-    _slug,
+    cache_path,
     class_table,
     default_cache_dir,
+    keys_digest,
+    load_cached,
+    save_cached,
     splits_digest,
 )
 from ._progress import Progress
@@ -58,6 +59,7 @@ __all__ = ["EquilibriumResult", "Iteration", "best_response", "best_response_spl
 
 Side = Literal["dealer", "player"]
 _CHUNK = 1024
+BEST_RESPONSE_CACHE = "best-response-cache"
 
 
 def way_digest(way: HouseWay, rules: Rules) -> str:
@@ -135,21 +137,23 @@ def best_response(way: WayLike, rules: Rules | None = None, *, side: Side = "dea
     if workers is None:
         workers = os.cpu_count() or 1
     workers = whole(workers, "workers", error=HouseWayError)
-    keys, reps = class_table()
+    _keys, reps = class_table()
     source = way_digest(w, r)
     name = f"{side}-best-response({w.name})"
     path = None
+    identity = {"side": side, "way": w.name, "way_digest": source, "a234": r.a234,
+                "class_keys_sha256": keys_digest()}
     if cache:
         folder = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-        path = folder / f"br-{side}-{_slug(w.name)[:40]}-{source[:16]}-a234{r.a234}.npz"
-    splits = _load(path, keys) if path is not None else None
+        path = cache_path(folder, BEST_RESPONSE_CACHE, identity)
+    splits = load_cached(path, BEST_RESPONSE_CACHE, identity) if path is not None else None
     if splits is None:
         bar = Progress(len(reps), f"best response ({side}) to {w.name!r}",
                        sys.stderr.isatty() if progress is None else progress)
         splits = best_response_splits(w, r, side, reps, workers, bar.update)
         bar.update(len(reps))
         if path is not None:
-            _save(path, keys, splits)
+            save_cached(path, BEST_RESPONSE_CACHE, identity, splits)
     text = (f"the {side}'s best response to {w.name} ({r.describe()}; "
             f"{'fewest player wins' if flag else 'most dealer hands beaten'})")
     return HouseWay.from_table(splits, name, text)
@@ -209,7 +213,7 @@ def equilibrium(start: WayLike = "classic", rules: Rules | None = None, *,
                             cache=cache, cache_dir=cache_dir)
         assert nxt.table is not None
         nxt = HouseWay.from_table(nxt.table,
-                                  f"{_slug(steps[0].way.name)}-br{i}",
+                                  f"{steps[0].way.name}-br{i}",
                                   f"dealer best response, iteration {i} from "
                                   f"{steps[0].way.name}")
         step = Iteration(nxt, changed_share(way, nxt, r), way_digest(nxt, r))

@@ -7,10 +7,14 @@ __all__ = [
     "BonusError",
     "CardError",
     "DuplicateCardError",
+    "FileError",
     "HandSizeError",
     "HouseWayError",
     "IllegalSettingError",
+    "MissingExtraError",
     "RuleError",
+    "RunError",
+    "StrategyError",
     "WagerError",
 ]
 
@@ -50,3 +54,29 @@ class BonusError(AsiaPokerError):
 class WagerError(AsiaPokerError):
     """A wager the table cannot take (no such seat, a bonus alone, non-adjacent areas, a bad
     amount) or a bad simulation argument."""
+
+
+class StrategyError(WagerError):
+    """A player strategy (a function the user passed) that raised or returned a bad answer."""
+
+
+class FileError(AsiaPokerError):
+    """A file that cannot be used: missing, unreadable, damaged (its checksum fails), too
+    large, or written for something else (its recorded identity does not match the call)."""
+
+
+class RunError(AsiaPokerError):
+    """A run directory that does not fit the call (other parameters, a foreign file)."""
+
+
+class MissingExtraError(AsiaPokerError):
+    """An optional feature whose library is not installed."""
+
+
+def require_extra(module: str, extra: str) -> None:
+    """Raise :class:`MissingExtraError` in one line when ``module`` cannot be imported."""
+    import importlib
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        raise MissingExtraError(f"this needs {module}: pip install 'asiapoker[{extra}]'") from None

@@ -36,19 +36,28 @@ from typing import Any, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
-from ._compile import CompiledWay, WayFunction, class_table, compile_way, splits_digest
-from ._validate import as_card_array, checked, index_array
+from . import _core, _files
+from ._compile import (
+    CompiledWay,
+    WayFunction,
+    class_table,
+    compile_way,
+    keys_digest,
+    splits_digest,
+)
+from ._validate import as_card_array, index_array, run_kernel
 from .cards import CardsLike, to_ids
-from .errors import HouseWayError
+from .errors import FileError, HouseWayError
 from .rack import Card, apply_card
 from .ranks import CATEGORIES
 from .rules import Rules, resolve
-from .setting import Setting, setting_of_split
+from .setting import Setting, setting_of_split, split_in_row_order
 
 __all__ = ["HouseWay", "WayLike", "dealer_strengths", "house_way", "house_way_splits"]
 
 _HANDS = ("high", "medium", "low")
+#: The kind of a saved way table (see :mod:`asiapoker._files`).
+WAY_TABLE = "house-way-table"
 _ALIASES = {"medium-first": ("medium", "low", "high"), "high-first": ("high", "medium", "low")}
 
 
@@ -141,27 +150,41 @@ class HouseWay:
         if self._compiled is None:
             raise HouseWayError(f"{self.name!r} is a built-in way: nothing to save")
         digest = self._compiled.digest
-        with open(path, "wb") as fh:
-            np.savez_compressed(fh, splits=self._compiled.splits, digest=digest,
-                                name=self.name, description=self.description)
+        identity = {"name": self.name, "description": self.description,
+                    "splits_sha256": digest, "class_keys_sha256": keys_digest()}
+        _files.write(path, WAY_TABLE, identity, {"splits": self._compiled.splits},
+                     compress=True)
         return digest
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], name: str | None = None) -> HouseWay:
-        """A way saved by :meth:`save`; the table must match its stored digest."""
+        """A way saved by :meth:`save`: used only when the file's description, its checksum
+        and the table's digest all check (a file of the first format, without a description,
+        is read when its table matches its stored digest)."""
+        where = str(path)
         try:
-            with np.load(path, allow_pickle=False) as data:
-                splits = np.array(data["splits"], dtype=np.uint8)
-                digest = str(data["digest"])
-                description = str(data["description"])
-                stored_name = str(data["name"])
-        except (OSError, KeyError, ValueError, EOFError) as exc:
-            raise HouseWayError(f"cannot read a house-way table from {str(path)!r}: "
-                                f"{exc}") from None
-        if splits_digest(splits) != digest:
-            raise HouseWayError(f"the house-way table in {str(path)!r} does not match its "
+            arrays = dict(_files.read_members(path, max_bytes=1 << 24))
+            if _files.META in arrays:
+                meta, arrays = _files.verify(path, arrays, WAY_TABLE)
+                info = meta["identity"]
+                if (not isinstance(info, dict)
+                        or info.get("class_keys_sha256") != keys_digest()):
+                    raise FileError(f"{where!r} holds a table over another list of classes")
+                digest, stored_name = info.get("splits_sha256"), info.get("name")
+                description = info.get("description")
+            else:                                # the first format: arrays only
+                digest, stored_name, description = (
+                    str(arrays.pop(k, "")) for k in ("digest", "name", "description"))
+            splits = arrays.get("splits")
+            if splits is None or set(arrays) != {"splits"} or splits.dtype.kind not in "iu":
+                raise FileError(f"{where!r} holds no house-way table")
+            if splits_digest(splits.astype(np.uint8)) != digest or int(splits.max(
+                    initial=0)) >= 105 or int(splits.min(initial=0)) < 0:
+                raise FileError(f"the house-way table in {where!r} does not match its "
                                 "digest: the file is damaged")
-        return cls.from_table(splits, name or stored_name, description)
+        except FileError as exc:
+            raise HouseWayError(f"cannot read a house-way table: {exc}") from None
+        return cls.from_table(splits, name or str(stored_name), str(description or ""))
 
     @classmethod
     def best_response(cls, way: WayLike, rules: Rules | None = None, *,
@@ -212,7 +235,7 @@ class HouseWay:
 
     def _set(self, ids: tuple[int, ...], rules: Rules) -> tuple[Setting, tuple[int, int, int]]:
         if self._compiled is not None:
-            setting = self._compiled.answer(ids)
+            setting = self._compiled.setting(ids, rules)
             hml = setting.strengths(rules)
             if not hml[0] > hml[1] > hml[2]:
                 raise HouseWayError(f"house way {self.name!r} sets {setting}, which is not "
@@ -251,6 +274,11 @@ class HouseWay:
         return self._code
 
     @property
+    def cache_file(self) -> Path | None:
+        """The cache file of a way made by :meth:`from_function` (None without a cache)."""
+        return None if self._compiled is None else self._compiled.cache_file
+
+    @property
     def table(self) -> npt.NDArray[np.uint8] | None:
         """A way stored as a class table: its split for each of the 829,504 classes (index
         into the sorted ids of the class representative, class-key order; read-only), as
@@ -263,24 +291,26 @@ class HouseWay:
         r = resolve(rules)
         arr = as_card_array(hands, 7, "hands")
         if self._compiled is not None:
-            bad, out = self._compiled.lookup(arr, r)
+            _, out = self._compiled.lookup(arr, r)
         else:
             assert self._code is not None
             out = np.empty((len(arr), 3), dtype=np.int32)
-            bad = _core.house_way_kernel(arr, r.low, *self._code, out)
-        checked(bad, arr, "hands")
+            run_kernel(_core.house_way_kernel, arr, "hands", r.low, *self._code, out)
         return out
 
     def splits(self, hands: Any, rules: Rules | None = None) -> npt.NDArray[np.int16]:
         """The way's split of each row of an n x 7 array of card ids, as an index into
-        :data:`~asiapoker.SPLIT_POSITIONS` of the row as given (the first split with the way's
-        strengths); an n int16 array."""
+        :data:`~asiapoker.SPLIT_POSITIONS` of the row as given: the setting :meth:`set` gives
+        the same cards (the first split of the sorted cards with the way's strengths, so the
+        row's order never changes the setting, rule 5.5); an n int16 array."""
         r = resolve(rules)
         arr = as_card_array(hands, 7, "hands")
         tri = self.strengths(arr, r)
+        order = np.argsort(arr, axis=1, kind="stable")
+        ordered = np.ascontiguousarray(np.take_along_axis(arr, order, axis=1))
         out = np.empty(len(arr), dtype=np.int16)
-        _core.match_split_kernel(arr, r.low, tri, out)
-        return out
+        run_kernel(_core.match_split_kernel, ordered, "hands", r.low, tri, out)
+        return split_in_row_order(order, out)
 
     def class_table(self, rules: Rules | None = None
                     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:

@@ -49,6 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._validate import run_kernel
 from .errors import HouseWayError
 from .rules import Rules, resolve
 from .setting import SPLIT_POSITIONS
@@ -302,7 +303,7 @@ def hand_facts(rows: npt.NDArray[Any], rules: Rules | None = None) -> HandFacts:
         feature[:, 3 + j] = np.where(ok, np.take_along_axis(granks, np.minimum(col, 12)[:, None],
                                                             axis=1)[:, 0], 0)
     tri = np.empty((n, 105, 3), dtype=np.int32)
-    _core.split_strengths_kernel(rows, r.low, tri)
+    run_kernel(_core.split_strengths_kernel, rows, "hands", r.low, tri)
     legal = (tri[:, :, 0] > tri[:, :, 1]) & (tri[:, :, 1] > tri[:, :, 2])
     made = legal & np.isin(tri[:, :, 0] >> 16, _MADE)
     feature[:, 7] = made.any(axis=1)

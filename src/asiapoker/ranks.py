@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._validate import as_card_array, checked
+from ._validate import as_card_array, run_kernel
 from .cards import Card, CardsLike, card_of, to_ids
 from .rules import Rules, resolve
 
@@ -154,5 +154,5 @@ def strengths(hands: Any, rules: Rules | None = None) -> npt.NDArray[np.int32]:
     low = resolve(rules).low
     arr = as_card_array(hands, (1, 2, 4), "hands")
     out = np.empty(arr.shape[0], dtype=np.int32)
-    checked(_core.strengths_kernel(arr, low, out), arr, "hands")
+    run_kernel(_core.strengths_kernel, arr, "hands", low, out)
     return out

@@ -11,13 +11,15 @@ from __future__ import annotations
 import base64
 import html
 import io
-import json
 import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
-from .analysis import COST_EDGES, EV_BINS, HAND_SHAPES, _require
-from .errors import AsiaPokerError
+from ._runs import read_summary
+from .analysis import COST_EDGES, EV_BINS, HAND_SHAPES
+from .errors import AsiaPokerError, require_extra
 
 __all__ = ["write_report"]
 
@@ -34,16 +36,19 @@ figure { margin: 1.5rem 0; } img { max-width: 100%; }
 
 
 def _load(results: str | os.PathLike[str]) -> tuple[dict[str, Any], Path]:
+    """The verified summary at ``results`` (a run directory or a summary file)."""
     path = Path(results)
     summary = path / "summary.json" if path.is_dir() else path
-    try:
-        data = json.loads(summary.read_text())
-    except FileNotFoundError:
+    if path.is_dir() and not summary.exists():
+        parts = sorted(p.name for p in path.glob("summary-*.json"))
+        if parts:
+            raise AsiaPokerError(f"{str(path)!r} holds no whole-run summary.json, only "
+                                 f"{', '.join(parts)}: name one of them for its report, or "
+                                 f"finish the run")
         raise AsiaPokerError(f"no analysis results at {str(summary)!r} (run asiapoker analyze "
-                             f"--out DIR first)") from None
-    except (OSError, ValueError) as exc:
-        raise AsiaPokerError(f"{str(summary)!r} is not an analysis summary: {exc}") from None
-    if not isinstance(data, dict) or "figures" not in data or "by_shape" not in data:
+                             f"--out DIR first)")
+    data = read_summary(summary)
+    if "figures" not in data or "by_shape" not in data:
         raise AsiaPokerError(f"{str(summary)!r} is not an analysis summary")
     return data, summary.parent
 
@@ -118,10 +123,24 @@ def write_report(results: str | os.PathLike[str],
     """Write the par-sheet page of the run at ``results`` (its directory or summary.json) to
     ``out`` (default ``report.html`` beside the summary) and the figures as PNG and SVG beside
     it; returns the page's path."""
-    _require("matplotlib", "plots")
+    require_extra("matplotlib", "plots")
     data, where = _load(results)
     page = Path(out) if out is not None else where / "report.html"
     page.parent.mkdir(parents=True, exist_ok=True)
+    # everything is written to a fresh folder beside the page, then moved into place: a
+    # failed report leaves nothing behind
+    scratch = Path(tempfile.mkdtemp(dir=page.parent, prefix=".report-"))
+    try:
+        written = _write(data, where, scratch, page.name)
+        for name in written:
+            os.replace(scratch / name, page.parent / name)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return page
+
+
+def _write(data: dict[str, Any], where: Path, folder: Path, page_name: str) -> list[str]:
+    """Write the page and its figures into ``folder``; returns their names, the page last."""
     import matplotlib.pyplot as plt
 
     players = list(data["figures"])
@@ -179,9 +198,11 @@ def write_report(results: str | os.PathLike[str],
         _table(["P(win) given up"] + [_LABEL[p] for p in players if p in data["cost_hist"]],
                cost_rows),
     ]
+    names = []
     for stem, fig in _figures(data).items():
-        fig.savefig(page.parent / f"{stem}.png", dpi=110)
-        fig.savefig(page.parent / f"{stem}.svg")
+        fig.savefig(folder / f"{stem}.png", dpi=110)
+        fig.savefig(folder / f"{stem}.svg")
+        names += [f"{stem}.png", f"{stem}.svg"]
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=110)
         plt.close(fig)
@@ -194,5 +215,5 @@ def write_report(results: str | os.PathLike[str],
            "<meta name=viewport content='width=device-width, initial-scale=1'>"
            f"<title>Asia Poker par sheet: {html.escape(data['way'])}</title>"
            f"<style>{_CSS}</style></head><body>{''.join(parts)}</body></html>")
-    page.write_text(doc)
-    return page
+    (folder / page_name).write_text(doc)
+    return [*names, page_name]

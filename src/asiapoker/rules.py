@@ -8,21 +8,25 @@ from typing import Literal
 
 from .errors import RuleError
 
-__all__ = ["Rules"]
+__all__ = ["MAX_PAYS", "Rules"]
+
+#: The most a winning wager may pay, to 1.  Tables pay 1:1 (rule 3.4); the bound is far above
+#: any real table and keeps every expected value finite as a float and in JSON.
+MAX_PAYS = 1000
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The rule options: ``a234`` places A-2-3-4 as the second straight and top straight
     flush (``"high"``, rule 2.4) or as the lowest of both (``"low"``, rule 2.5); ``pays`` is what
-    a winning wager pays to 1 (rule 3.4, never below 1).
+    a winning wager pays to 1 (rule 3.4; from 1 to :data:`MAX_PAYS`).
 
     >>> Rules(a234="low")
     Rules(a234='low', pays=1.0)
     >>> Rules(pays=0.5)
     Traceback (most recent call last):
     ...
-    asiapoker.errors.RuleError: pays must be a finite number >= 1 (to 1), got 0.5
+    asiapoker.errors.RuleError: pays must be a number from 1 to 1000 (to 1), got 0.5
     """
 
     a234: Literal["high", "low"] = "high"
@@ -38,8 +42,8 @@ class Rules:
             finite = math.isfinite(pays)
         except OverflowError:                           # an int too large for a float
             finite = False
-        if not finite or pays < 1:
-            raise RuleError(f"pays must be a finite number >= 1 (to 1), got {pays!r}")
+        if not finite or not 1 <= pays <= MAX_PAYS:
+            raise RuleError(f"pays must be a number from 1 to {MAX_PAYS} (to 1), got {pays!r}")
         object.__setattr__(self, "pays", float(pays))
 
     @property

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._validate import as_card_array, checked, index_array
+from ._validate import as_card_array, index_array, run_kernel
 from .cards import Card, CardLike, CardsLike, card_of, to_ids
 from .errors import (
     AsiaPokerError,
@@ -55,6 +55,23 @@ SPLIT_POSITIONS: tuple[tuple[tuple[int, int, int, int], tuple[int, int], int], .
 )
 
 HandResult = Literal["win", "lose", "copy"]
+
+_HIGH_POS = np.array([h for h, _, _ in SPLIT_POSITIONS], dtype=np.intp)
+_LOW_POS = np.array([lo for _, _, lo in SPLIT_POSITIONS], dtype=np.intp)
+_SPLIT_BY_MASK = np.full((128, 7), -1, dtype=np.int16)       # (high mask, low) -> split
+for _k, (_h, _, _lo) in enumerate(SPLIT_POSITIONS):
+    _SPLIT_BY_MASK[sum(1 << p for p in _h), _lo] = _k
+
+
+def split_in_row_order(order: npt.NDArray[Any], split: npt.NDArray[Any]) -> npt.NDArray[np.int16]:
+    """Split indices into rows as given, from indices into the same rows sorted:
+    ``order[i]`` is the argsort of row i and ``split[i]`` an index into its sorted cards."""
+    k = np.asarray(split, dtype=np.intp)
+    n = np.arange(len(k))[:, None]
+    high = order[n, _HIGH_POS[k]]                                   # n x 4 positions as given
+    mask = (np.int64(1) << high.astype(np.int64)).sum(axis=1)
+    low = order[np.arange(len(k)), _LOW_POS[k]]
+    return _SPLIT_BY_MASK[mask, low]
 
 
 def _part(cards: CardsLike | CardLike, size: int, name: str) -> tuple[int, ...]:
@@ -240,7 +257,8 @@ def chosen_strengths(hands: npt.NDArray[Any], splits: npt.NDArray[Any],
     out = np.empty((len(hands), 3), dtype=np.int32)
     col = np.empty(len(hands), dtype=np.int32)
     for j, pos in enumerate(_POSITIONS):
-        _core.strengths_kernel(np.ascontiguousarray(hands[rows, pos[k]]), low, col)
+        run_kernel(_core.strengths_kernel, np.ascontiguousarray(hands[rows, pos[k]]), "hands",
+                   low, col)
         out[:, j] = col
     return out
 
@@ -290,7 +308,7 @@ def split_strengths_of(hands: Any, splits: Any,
     :data:`SPLIT_POSITIONS`) of row ``hands[i]`` of an n x 7 array of card ids: an n x 3 int32
     array, every row and index checked first."""
     arr = as_card_array(hands, 7, "hands")
-    checked(_core.class_keys_kernel(arr, np.empty(len(arr), dtype=np.int64)), arr, "hands")
+    run_kernel(_core.class_keys_kernel, arr, "hands", np.empty(len(arr), dtype=np.int64))
     k = index_array(splits, len(arr), "splits", 105, IllegalSettingError)
     return chosen_strengths(arr, k, rules)
 
@@ -323,5 +341,5 @@ def legal_splits(hands: Any, rules: Rules | None = None) -> npt.NDArray[np.bool_
     low = resolve(rules).low
     arr = as_card_array(hands, 7, "hands")
     out = np.empty((arr.shape[0], 105), dtype=np.uint8)
-    checked(_core.legal_kernel(arr, low, out), arr, "hands")
+    run_kernel(_core.legal_kernel, arr, "hands", low, out)
     return out.view(np.bool_)

@@ -27,9 +27,9 @@ import numpy.typing as npt
 
 from . import _core
 from ._progress import Progress
-from ._validate import index_array
+from ._validate import call_user, index_array, run_kernel
 from .bonus import PayTable, TableLike
-from .errors import WagerError
+from .errors import StrategyError, WagerError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
 from .rules import Rules, resolve
 from .setting import chosen_strengths
@@ -118,8 +118,9 @@ BatchStrategy = Callable[[npt.NDArray[np.int8]], Any]
 def _strategy_splits(strategy: BatchStrategy, rows: npt.NDArray[np.int8]) -> npt.NDArray[np.intp]:
     """The strategy's split of every row (index into SPLIT_POSITIONS of the row), checked."""
     name = getattr(strategy, "__name__", "strategy")
-    return index_array(strategy(rows.copy()), len(rows), f"the splits of player strategy {name!r}",
-                       105, WagerError)
+    splits = call_user(strategy, f"player strategy {name!r}", rows.copy())
+    return index_array(splits, len(rows), f"the splits of player strategy {name!r}", 105,
+                       StrategyError)
 
 
 def _block(b: int, rounds: int, seats: int, seed: int, way: HouseWay, rules: Rules,
@@ -150,7 +151,7 @@ def _block(b: int, rounds: int, seats: int, seed: int, way: HouseWay, rules: Rul
     masks = np.zeros(2048, dtype=np.int64)
     if bonus:
         out = np.empty(len(player_rows), dtype=np.int16)
-        _core.bonus_kernel(player_rows, out)
+        run_kernel(_core.bonus_kernel, player_rows, "hands", out)
         masks = np.bincount(out, minlength=2048).astype(np.int64)
     return seat_wins, round_hist, masks, fouls
 

@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._validate import as_card_array, checked, whole
+from ._validate import as_card_array, run_kernel, whole
 from .cards import CardsLike, card_of, to_ids
 from .errors import AsiaPokerError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, house_way_splits, resolve_way
@@ -175,7 +175,7 @@ def _wins_fast(ids: tuple[int, ...], way: HouseWay, rules: Rules) -> tuple[list[
     arr = np.array([ids], dtype=np.int8)
     out = np.empty((1, 105), dtype=np.int64)
     totals = np.empty(1, dtype=np.int64)
-    model(way, rules).solve_rows(arr, out, totals)
+    run_kernel(model(way, rules).solve_rows, arr, "hands", out, totals)
     return out[0].tolist(), int(totals[0])
 
 
@@ -343,7 +343,7 @@ def count_splits(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = N
         return _player_counts(model(resolve_way(way), r), arr, r)[0]
     out = np.empty((len(arr), 105), dtype=np.int64)
     totals = np.empty(len(arr), dtype=np.int64)
-    checked(model(resolve_way(way), r).solve_rows(arr, out, totals, 1), arr, "hands")
+    run_kernel(model(resolve_way(way), r).solve_rows, arr, "hands", out, totals, 1)
     return out
 
 
@@ -351,9 +351,9 @@ def _player_counts(m: _core.DealerModel, rows: npt.NDArray[Any], rules: Rules
                    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
     """The player's wins of every split of the rows (0 for a foul), and legality."""
     got = np.empty((len(rows), 105), dtype=np.int64)
-    checked(m.solve_rows(rows, got, np.empty(len(rows), dtype=np.int64)), rows, "hands")
+    run_kernel(m.solve_rows, rows, "hands", got, np.empty(len(rows), dtype=np.int64))
     ok = np.empty((len(rows), 105), dtype=np.uint8)
-    _core.legal_kernel(rows, rules.low, ok)
+    run_kernel(_core.legal_kernel, rows, "hands", rules.low, ok)
     is_legal = ok.view(np.bool_)
     got[~is_legal] = 0
     return got, is_legal

@@ -39,9 +39,9 @@ import numpy.typing as npt
 
 from ._runs import RUN_FILE, RunDir, chunk_bounds
 from ._validate import whole
-from .analysis import _classes, _require, random_hands
+from .analysis import _classes, random_hands
 from .cards import Card as PlayingCard
-from .errors import AsiaPokerError, HouseWayError
+from .errors import AsiaPokerError, HouseWayError, require_extra
 from .house_way import DEFAULT_WAY, WayLike, house_way_splits, resolve_way
 from .rack import (
     _FEATURES,
@@ -520,23 +520,24 @@ def price(card: Card, way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
                 raise AsiaPokerError(f"{path} is a run with {k}={params.get(k)!r}, not "
                                      f"{k}={v!r}: run asiapoker analyze --way {w.name} "
                                      f"--player CARD.json --out DIR first")
-        rd = RunDir(path, {k: v for k, v in params.items() if k != "format"})
+        rd = RunDir(path, {k: v for k, v in params.items() if k != "format"}, create=False)
         hands_all, weights, groups = _classes()
         edges = chunk_bounds(groups)
-        missing = [c for c in range(len(edges) - 1) if not rd.done(c)]
+        missing = [c for c in range(len(edges) - 1) if not rd.chunk_path(c).exists()]
         if missing and not partial:
             raise AsiaPokerError(f"{path} is not finished: {len(missing)} chunks to go (run "
                                  f"the same analyze command again)")
-        for c in (c for c in range(len(edges) - 1) if rd.done(c)):
+        absent = set(missing)
+        for c in (c for c in range(len(edges) - 1) if c not in absent):
             lo, hi = int(edges[c]), int(edges[c + 1])
-            d = rd.load(c)
+            d = rd.load(c)              # verified: a damaged chunk is an error naming it
             h = hands_all[lo:hi]
             _, rule = apply_card(card, h, r)
             sums.add(h, weights[lo:hi], d["best_wins"], d["house_way_wins"],
                      d["player_wins"], rule)
         return sums.pricing(card, w.name, r, not missing, sums.n, {})
 
-    whole(hands, "hands")
+    whole(hands, "hands", 2)
     workers = whole((os.cpu_count() or 1) if workers is None else workers, "workers")
     rows = random_hands(hands, seed)
     solved = solve_many(rows, w, r, workers=workers)
@@ -596,7 +597,7 @@ def write_card(card: Card, pricing: Pricing, out: str | Path,
                generated: Generated | None = None) -> list[Path]:
     """card.json, card.md, card.html (one printable page), cost-per-rule.png/.svg (needs
     matplotlib) and card.pdf when a headless Chromium is on the PATH; returns the paths."""
-    _require("matplotlib", "plots")
+    require_extra("matplotlib", "plots")
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

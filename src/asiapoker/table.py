@@ -22,12 +22,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from decimal import ROUND_DOWN, Decimal
+from decimal import ROUND_DOWN, Context, Decimal, localcontext
 from typing import Any, Literal, TypeAlias
 
 import numpy as np
 
-from ._validate import whole
+from ._validate import call_user, whole
 from .bonus import PayTable, TableLike, bonus_hand
 from .cards import Card, card_of
 from .errors import AsiaPokerError, IllegalSettingError, WagerError
@@ -63,6 +63,12 @@ SURRENDER = _Surrender()
 
 Strategy: TypeAlias = Literal["house-way", "optimal"] | Callable[[tuple[Card, ...]], Any]
 CENT = Decimal("0.01")
+#: The largest wager (or payout limit) a table takes: money is settled exactly in cents, and
+#: every product and sum of a round stays far inside the precision it is computed with.
+MAX_AMOUNT = Decimal(10**15)
+#: The largest bonus payout a wager may be able to reach (wager times the table's top odds).
+MAX_PAYOUT = Decimal(10**24)
+_EXACT = Context(prec=60)            # exact for every amount the checks let through
 
 
 def _whole(value: Any, what: str, lo: int, hi: int | None = None) -> int:
@@ -77,12 +83,14 @@ def _money(value: Any, what: str) -> Decimal:
         amount = Decimal(str(value))
         if not amount.is_finite() or amount < 0:
             raise WagerError(f"{what} must be a finite amount >= 0, got {value!r}")
-        if amount != amount.quantize(CENT):
-            raise WagerError(f"{what} must be in whole cents, got {value!r}")
-        return amount.quantize(CENT)
-    except ArithmeticError:             # not a number, or too large for exact cents
-        raise WagerError(f"{what} must be an amount in cents below 10**26, got "
-                         f"{value!r}") from None
+        if amount > MAX_AMOUNT:
+            raise WagerError(f"{what} must be at most {MAX_AMOUNT:,.2f}, got {value!r}")
+        with localcontext(_EXACT):
+            if amount != amount.quantize(CENT):
+                raise WagerError(f"{what} must be in whole cents, got {value!r}")
+            return amount.quantize(CENT)
+    except ArithmeticError:             # not a number
+        raise WagerError(f"{what} must be an amount in whole cents, got {value!r}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +130,8 @@ class PositionRecord:
     @property
     def net(self) -> Decimal:
         """What the position won (+) or lost (-) on both wagers."""
-        return self.main_net + self.bonus_net
+        with localcontext(_EXACT):
+            return self.main_net + self.bonus_net
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,9 +165,10 @@ class RoundResult:
     def player_nets(self) -> dict[str, Decimal]:
         """Net result of each named player (both areas together)."""
         out: dict[str, Decimal] = {}
-        for p in self.positions:
-            if p.player is not None:
-                out[p.player] = out.get(p.player, Decimal("0.00")) + p.net
+        with localcontext(_EXACT):
+            for p in self.positions:
+                if p.player is not None:
+                    out[p.player] = out.get(p.player, Decimal("0.00")) + p.net
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -239,6 +249,9 @@ class Table:
                 raise WagerError(f"seat {w.seat}: two wagers on one area")
             amount = _money(w.amount, f"seat {w.seat}: the wager")
             bonus = _money(w.bonus, f"seat {w.seat}: the bonus wager")
+            if bonus * max(self.bonus_table.pays.values()) > MAX_PAYOUT:
+                raise WagerError(f"seat {w.seat}: the bonus wager {bonus} at the table's top "
+                                 f"odds would pay more than {MAX_PAYOUT:,.0f}")
             if amount == 0:
                 if bonus > 0:
                     raise WagerError(f"seat {w.seat}: a bonus wager needs an Asia poker "
@@ -296,7 +309,8 @@ class Table:
         checked = self._wagers(wagers)
         saved = self.rng.bit_generator.state
         try:
-            result = self._play(checked)
+            with localcontext(_EXACT):
+                result = self._play(checked)
         except BaseException:
             self.rng.bit_generator.state = saved
             raise
@@ -348,7 +362,8 @@ class Table:
             return solve(cards, self.way, self.rules).best.setting
         assert callable(strategy)
         hand = tuple(card_of(c) for c in cards)
-        answer = strategy(hand)
+        name = getattr(strategy, "__name__", "custom")
+        answer = call_user(strategy, f"seat {seat}: the strategy {name!r}", hand)
         if isinstance(answer, _Surrender):
             return answer
         setting = setting_of(answer, cards, f"seat {seat}: the strategy")
