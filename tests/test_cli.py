@@ -193,7 +193,10 @@ def test_endless_simulation_stops_promptly_on_interrupt():
 
     proc = subprocess.Popen([sys.executable, "-m", "asiapoker", "simulate", "--rounds",
                              str(10**24), "--quiet", "--way", "classic"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            # the child takes Ctrl-C by default, whatever this process does
+                            # with it (a suite started in the background ignores SIGINT)
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         time.sleep(4)
         assert proc.poll() is None                      # still dealing, memory flat

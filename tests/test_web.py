@@ -4,11 +4,14 @@ never skip: the README's test command installs the browser (tools/install-chromi
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import socket
 import threading
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -17,7 +20,7 @@ from starlette.testclient import TestClient
 
 from asiapoker import HouseWay, Rules, bonus_hand, house_way, solve
 from asiapoker.cli import main
-from asiapoker.web import create_app
+from asiapoker.web import create_app, make_server
 
 HAND = "As Kd 7h 7c Jk 2s 9d"
 DOCS = Path(__file__).resolve().parents[1] / "docs"
@@ -59,7 +62,7 @@ def test_solve_endpoint_is_the_cli_json(client, capsys, way, a234, pays):
     ({"hand": HAND, "way": "/etc/passwd"}, 400, "unknown house way '/etc/passwd'"),
     ({"hand": HAND, "a234": "middle"}, 400, "a234 must be 'high' or 'low'"),
     ({"hand": HAND, "pays": "lots"}, 400, "pays must be a number"),
-    ({"hand": HAND, "pays": "0.5"}, 400, "pays must be a finite number >= 1"),
+    ({"hand": HAND, "pays": "0.5"}, 400, "pays must be a number from 1 to 1000"),
     ({"hand": HAND, "table": "Z"}, 400, "unknown pay table 'Z'"),
     ({"hand": HAND, "seat": "3"}, 400, "unknown parameter 'seat'"),
     ({}, 400, "no hand"),
@@ -112,23 +115,101 @@ def test_serve_refuses_a_busy_port(capsys):
 # a real browser
 # ---------------------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def server():
-    import uvicorn
+@contextlib.contextmanager
+def running(app):
+    """A real server on a free loopback port, as asiapoker serve runs it; yields its URL."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port,
-                                        log_level="warning"))
+    srv = make_server(app, "127.0.0.1", port)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
     while not srv.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server():
+    with running(create_app()) as url:
+        yield url
+
+
+def get(url, headers=None):
+    """(status, headers, JSON body) of a GET, errors included."""
+    req = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, r.headers, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers, json.loads(e.read())
+
+
+def test_idle_connections_cannot_lock_clients_out(server):
+    url = server + "/api/solve?" + urlencode({"hand": HAND})
+    assert get(url)[0] == 200                          # the model is built
+    port = int(server.rsplit(":", 1)[1])
+    idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(100)]
+    try:
+        t = time.monotonic()
+        status, _, data = get(url)
+        assert status == 200 and data["total"] == 53_524_680
+        assert time.monotonic() - t < 1
+    finally:
+        for s in idle:
+            s.close()
+
+
+def test_a_connection_that_sends_no_request_is_closed(monkeypatch):
+    import asiapoker.web as web
+    monkeypatch.setattr(web, "REQUEST_TIMEOUT", 0.5)
+    with running(create_app()) as url:
+        port = int(url.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            s.sendall(b"GET /api/ways HTTP/1.1\r\nHost: x\r\n")   # a head that never ends
+            s.settimeout(5)
+            t = time.monotonic()
+            assert s.recv(100) == b""                  # closed by the server
+            assert time.monotonic() - t < 3
+
+
+def test_forwarded_for_is_not_believed_without_proxy():
+    with running(create_app(rate=0.01, burst=2)) as url:
+        q = url + "/api/solve?" + urlencode({"hand": HAND})
+        codes = [get(q, {"X-Forwarded-For": f"10.0.0.{i}"})[0] for i in range(4)]
+        assert codes[:2] == [200, 200] and codes[2:] == [429, 429]
+        status, headers, body = get(q, {"X-Forwarded-For": "10.9.9.9"})
+        assert status == 429 and int(headers["Retry-After"]) >= 1
+        assert "too many requests" in body["error"]
+
+
+@pytest.mark.parametrize("path,status,message", [
+    ("/api/solve/?hand=x", 404, "no such page '/api/solve/'"),
+    ("/api/solve?" + urlencode({"hand": HAND, "pays": ""}), 400,
+     "pays must be a number from 1 to 1000 (to 1), got ''"),
+    ("/api/solve?" + urlencode({"hand": HAND, "pays": "4e300"}), 400,
+     "pays must be a number from 1 to 1000 (to 1), got 4e+300"),
+    ("/api/solve?" + urlencode({"hand": HAND, "pays": "nan"}), 400,
+     "pays must be a number from 1 to 1000 (to 1), got nan"),
+    ("/api/solve?" + urlencode({"hand": HAND, "a234": "foo"}), 400,
+     "a234 must be 'high' or 'low', got 'foo'"),
+])
+def test_edges_of_the_api(client, path, status, message):
+    r = client.get(path, follow_redirects=False)
+    assert r.status_code == status and r.json() == {"error": message}
+    assert "location" not in r.headers
+
+
+def test_the_icon(client):
+    r = client.get("/favicon.ico")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert "<svg" in r.text
 
 
 @pytest.fixture(scope="module")
@@ -226,3 +307,26 @@ def test_keyboard_selection(browser, server):
     assert [b.get_attribute("aria-label") for b in pressed] == ["Ace of spades",
                                                                  "King of spades"]
     assert browser.find_element(By.ID, "hand").get_attribute("value") == "As Ks"
+
+
+def test_page_edges(browser, server):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    browser.get(server + "/?" + urlencode({"hand": HAND, "a234": "foo"}))
+    msg = wait_for(browser, lambda d: d.find_element(By.ID, "error").text)
+    assert msg == "a234 must be 'high' or 'low', got 'foo'"
+    browser.get(server + "/")
+    wait_for(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#way option"))
+    stops = browser.find_elements(By.CSS_SELECTOR, "#deck button[tabindex='0']")
+    assert len(stops) == 1                              # the deck is one tab stop
+    box = browser.find_element(By.ID, "hand")
+    box.send_keys(HAND, Keys.ENTER)
+    wait_for(browser, lambda d: d.find_element(By.ID, "result").is_displayed())
+    assert "→" in browser.find_element(By.ID, "explain-line").text
+    assert "hand=" in browser.current_url
+    box.clear()
+    box.send_keys("As As Kd 7h 7c 2s 9d", Keys.ENTER)
+    wait_for(browser, lambda d: d.find_element(By.ID, "error").text)
+    assert browser.find_elements(By.CSS_SELECTOR, '#deck button[aria-pressed="true"]') == []
+    browser.find_element(By.ID, "clear").click()
+    assert "hand=" not in browser.current_url

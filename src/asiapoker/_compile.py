@@ -79,14 +79,27 @@ class CompiledWay:
     def __init__(self, fn: WayFunction | None, name: str, keys: npt.NDArray[np.int64],
                  reps: npt.NDArray[np.int64], splits: npt.NDArray[np.uint8]) -> None:
         self.fn, self.name = fn, name
-        self.keys, self.reps, self.splits = keys, reps, splits
+        self.keys, self.reps = keys, reps
+        self.splits = splits
         self.cache_file: Path | None = None
+
+    @property
+    def splits(self) -> npt.NDArray[np.uint8]:
+        """The split of every class (index into the representative's sorted ids)."""
+        return self._splits
+
+    @splits.setter
+    def splits(self, value: npt.NDArray[np.uint8]) -> None:
+        self._splits = value
+        self._digest: str | None = None
         self._tri: dict[int, npt.NDArray[np.int32]] = {}
 
     @property
     def digest(self) -> str:
-        """sha256 of the class table."""
-        return splits_digest(self.splits)
+        """sha256 of the class table (computed once)."""
+        if self._digest is None:
+            self._digest = splits_digest(self._splits)
+        return self._digest
 
     def answer(self, ids: tuple[int, ...]) -> Setting:
         """The function's answer for seven checked ids, validated (never trusted): what
@@ -211,7 +224,7 @@ def function_identity(fn: WayFunction) -> dict[str, Any]:
 
 def _filled(cell: Any) -> bool:
     try:
-        cell.cell_contents
+        _ = cell.cell_contents
     except ValueError:              # an empty cell
         return False
     return True

@@ -6,11 +6,13 @@ Bad input exits with status 2 and a one-line message on stderr.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib
 import importlib.util
 import json
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -61,7 +63,7 @@ def _attribute(spec: str, what: str, error: type[AsiaPokerError]) -> tuple[str, 
             module = importlib.import_module(where)
     except AsiaPokerError:
         raise
-    except Exception as exc:          # a syntax error, or any error its import raises
+    except (Exception, SystemExit) as exc:   # a syntax error, any error its import raises, exit
         raise error(f"cannot load {what} {spec!r}: {type(exc).__name__}: {exc}") from None
     return where, attr, module
 
@@ -79,8 +81,44 @@ def _way(spec: str) -> HouseWay:
         return fn
     if not callable(fn):
         raise HouseWayError(f"{where!r} has no house-way function {attr!r}")
-    return HouseWay.from_function(fn, name=attr.replace("_", "-"),
-                                  version=str(getattr(module, "VERSION", "1")))
+    version = str(getattr(module, "VERSION", "1"))
+    # the cache entry is the file's, exactly: its path, the function, the version and the
+    # whole file's source (helpers included), so two files' functions never share one
+    source = getattr(module, "__file__", None)
+    text = Path(source).read_bytes() if source and Path(source).is_file() else b""
+    key = (f"{Path(source).resolve() if source else where}:{attr}:{version}:"
+           f"{hashlib.sha256(text).hexdigest()}")
+    return HouseWay.from_function(fn, name=attr.replace("_", "-"), version=version,
+                                  cache_key=key)
+
+
+def _out_dir(path: str | None, what: str) -> None:
+    """A directory the command will write to, checked before any long work: it is one, or
+    can be made."""
+    if path is None:
+        return
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise AsiaPokerError(f"{what} {path!r} is a file, not a directory")
+    up = p
+    while not up.exists():
+        up = up.parent
+    if not up.is_dir() or not os.access(up, os.W_OK | os.X_OK):
+        raise AsiaPokerError(f"{what} {path!r} cannot be made: {str(up)!r} is not a writable "
+                             f"directory")
+
+
+def _out_file(path: str | None, what: str) -> None:
+    """A file the command will write, checked before any long work."""
+    if path is None:
+        return
+    p = Path(path)
+    if p.is_dir():
+        raise AsiaPokerError(f"{what} {path!r} is a directory, not a file")
+    parent = p.parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        raise AsiaPokerError(f"{what} {path!r} cannot be written: {str(parent)!r} is not a "
+                             f"writable directory")
 
 
 def _rules(args: argparse.Namespace) -> Rules:
@@ -88,7 +126,7 @@ def _rules(args: argparse.Namespace) -> Rules:
 
 
 def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
-    print(json.dumps(data, indent=2) if args.json else text)
+    print(json.dumps(data, indent=2, allow_nan=False) if args.json else text)
 
 
 def cmd_rank(args: argparse.Namespace) -> None:
@@ -266,6 +304,7 @@ def cmd_exploitability(args: argparse.Namespace) -> None:
 
 def cmd_best_response(args: argparse.Namespace) -> None:
     rules = _rules(args)
+    _out_file(args.out, "--out")
     way = HouseWay.best_response(_way(args.way), rules, side=args.side, workers=args.workers,
                                  progress=False if args.quiet else None)
     digest = way.save(args.out)
@@ -274,6 +313,7 @@ def cmd_best_response(args: argparse.Namespace) -> None:
 
 def cmd_equilibrium(args: argparse.Namespace) -> None:
     rules = _rules(args)
+    _out_file(args.out, "--out")
 
     def report(i: int, step: Iteration) -> None:
         line = f"iteration {i}: {step.changed:.4%} of hands set differently"
@@ -335,6 +375,10 @@ def cmd_analyze(args: argparse.Namespace) -> None:
     rules = _rules(args)
     if args.out is None and args.sample is None:
         raise AsiaPokerError("analyze needs --out DIR (or --sample N for an estimate)")
+    if args.out is not None and args.sample is not None:
+        raise AsiaPokerError("--sample estimates and writes no run: give --out DIR for an exact "
+                             "run, or --sample N (with --json for the figures), not both")
+    _out_dir(args.out, "--out")
     client = None
     if args.scheduler:
         try:
@@ -366,13 +410,14 @@ def cmd_analyze(args: argparse.Namespace) -> None:
 
 def cmd_report(args: argparse.Namespace) -> None:
     from .report import write_report
+    _out_file(args.out, "--out")
     path = write_report(args.results, args.out)
     print(f"report written to {path}")
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
     from .web import serve
-    serve(_way(args.way), _rules(args), host=args.host, port=args.port)
+    serve(_way(args.way), _rules(args), host=args.host, port=args.port, proxy=args.proxy)
 
 
 def _load_card(path: str) -> Any:
@@ -385,6 +430,7 @@ def _load_card(path: str) -> Any:
 
 def cmd_card(args: argparse.Namespace) -> None:
     rules = _rules(args)
+    _out_dir(args.out, "--out")
     way = _way(args.way)
     generated = None
     if args.card:
@@ -551,6 +597,9 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default: this "
                    "machine only)")
     s.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    s.add_argument("--proxy", action="store_true",
+                   help="behind a reverse proxy on this machine: believe its X-Forwarded-For "
+                   "client address (default: ignore such headers)")
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP + " (the page's default)")
     s.set_defaults(func=cmd_serve)
     s = sub.add_parser("card", parents=[common],
@@ -582,6 +631,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 on bad input)."""
+    shown = warnings.showwarning
+    warnings.showwarning = _one_line_warning
     try:
         args = _parser().parse_args(argv)
         args.func(args)
@@ -595,12 +646,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("asiapoker: interrupted", file=sys.stderr)
         return 130
-    except OSError as exc:  # a full disk or a closed stdout
-        try:
+    except OSError as exc:
+        if exc.filename is not None:        # a path the user named: say which
+            print(f"asiapoker: error: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        try:                                # a full disk or a closed stdout
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         except OSError:
             pass
         print(f"asiapoker: error: cannot write the output: {exc.strerror or exc}",
               file=sys.stderr)
         return 1
+    finally:
+        warnings.showwarning = shown
     return 0
+
+
+def _one_line_warning(message: Warning | str, category: type[Warning], filename: str,
+                      lineno: int, file: Any = None, line: str | None = None) -> None:
+    """Warnings (a cache rebuilt, a chunk recomputed) as one line, as errors are."""
+    print(f"asiapoker: warning: {message}", file=sys.stderr)

@@ -29,6 +29,7 @@ classic, medium-first, high-first, or an order such as 'low-medium-high')
 from __future__ import annotations
 
 import os
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any, TypeAlias
@@ -330,15 +331,21 @@ class HouseWay:
         tri.setflags(write=False)
         return keys, tri
 
+    @property
+    def key(self) -> tuple[str, Any]:
+        """What the way does, as a value: its table's digest for a stored way, its definition
+        for a built-in one.  Two ways with one key set every hand alike."""
+        if self._compiled is not None:
+            return ("table", self._compiled.digest)
+        return ("builtin", self._code)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, HouseWay):
             return NotImplemented
-        if self._compiled is not None or other._compiled is not None:
-            return self is other
-        return other._code == self._code
+        return self.key == other.key
 
     def __hash__(self) -> int:
-        return hash(self._code) if self._compiled is None else id(self)
+        return hash(self.key)
 
 
 # built-in ways' class tables, by (code, a234 flag): made on first use by HouseWay.class_table
@@ -367,17 +374,20 @@ _DATA = Path(__file__).with_name("data")
 _STORED: dict[str, HouseWay] = {}
 
 
+_STORED_LOCK = threading.Lock()
+
+
 def _stored_way(name: str) -> HouseWay:
-    """A shipped way, loaded once; its table is checked against the digest stored with it."""
-    way = _STORED.get(name)
-    if way is not None:
+    """A shipped way, loaded once however many threads ask at once; its file is verified."""
+    with _STORED_LOCK:
+        way = _STORED.get(name)
+        if way is None:
+            way = HouseWay.load(_DATA / f"{name}.npz", name)
+            if name == "standard":
+                from ._standard import STANDARD
+                way.card = STANDARD
+            _STORED[name] = way
         return way
-    way = HouseWay.load(_DATA / f"{name}.npz", name)
-    if name == "standard":
-        from ._standard import STANDARD
-        way.card = STANDARD
-    _STORED[name] = way
-    return way
 
 
 def card_table(card: Card) -> npt.NDArray[np.uint8]:

@@ -54,16 +54,16 @@ def build_model(way: HouseWay, rules: Rules) -> _core.DealerModel:
 
 #: Dealer models kept per process (the most recently used; each is 5 to 15 MB).
 MAX_MODELS = 8
-_MODELS: collections.OrderedDict[tuple[HouseWay, int], _core.DealerModel] = (
+_MODELS: collections.OrderedDict[tuple[tuple[str, Any], int], _core.DealerModel] = (
     collections.OrderedDict())
 _MODELS_LOCK = threading.Lock()
 
 
 def model(way: HouseWay, rules: Rules) -> _core.DealerModel:
     """The dealer model of ``way`` and ``rules``: built once, then kept while it is among the
-    :data:`MAX_MODELS` most recently used (thread-safe; two threads asking for a new model
-    build it once)."""
-    key = (way, rules.low)
+    :data:`MAX_MODELS` most recently used (thread-safe: any number of threads asking for a
+    new model at once build it once; ways that set alike share it, :attr:`HouseWay.key`)."""
+    key = (way.key, rules.low)
     with _MODELS_LOCK:
         m = _MODELS.get(key)
         if m is None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import socket
 import threading
 import time
@@ -26,12 +27,12 @@ from typing import Any
 
 from ._validate import whole
 from .bonus import PayTable, bonus_hand
-from .errors import AsiaPokerError
+from .errors import AsiaPokerError, MissingExtraError, RuleError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
-from .rules import Rules, resolve
+from .rules import MAX_PAYS, Rules, resolve
 from .solver import solve
 
-__all__ = ["BUILTIN_WAYS", "create_app", "serve"]
+__all__ = ["BUILTIN_WAYS", "REQUEST_TIMEOUT", "create_app", "make_server", "serve"]
 
 #: The built-in ways the page offers.
 BUILTIN_WAYS = ("standard", "equilibrium", "classic", "medium-first", "high-first")
@@ -79,8 +80,8 @@ def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
         from starlette.responses import HTMLResponse, JSONResponse, Response
         from starlette.routing import Route
     except ImportError:
-        raise AsiaPokerError("asiapoker serve needs Starlette and uvicorn: pip install "
-                             "'asiapoker[web]'") from None
+        raise MissingExtraError("asiapoker serve needs Starlette and uvicorn: pip install "
+                                "'asiapoker[web]'") from None
     default_way = resolve_way(way)
     default_rules = resolve(rules)
     ways: dict[str, HouseWay] = {name: HouseWay.named(name) for name in BUILTIN_WAYS}
@@ -92,8 +93,10 @@ def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
                "'unsafe-inline'; script-src 'self' 'unsafe-inline'; img-src 'self' data:",
                "X-Content-Type-Options": "nosniff"}
 
-    def error(status: int, message: str) -> Response:
-        return JSONResponse({"error": message}, status_code=status, headers=headers)
+    def error(status: int, message: str, retry: float | None = None) -> Response:
+        extra = {} if retry is None else {"Retry-After": str(max(1, math.ceil(retry)))}
+        return JSONResponse({"error": message}, status_code=status,
+                            headers={**headers, **extra})
 
     def compute(hand: str, w: HouseWay, r: Rules, table: PayTable) -> dict[str, Any]:
         sol = solve(hand, w, r)
@@ -130,19 +133,19 @@ def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
         if w is None:
             return error(400, f"unknown house way {name!r} (one of: {', '.join(ways)})")
         try:
-            pays = float(q.get("pays", default_rules.pays))
-            r = Rules(a234=q.get("a234", default_rules.a234), pays=pays)  # type: ignore[arg-type]
+            r = Rules(a234=q.get("a234", default_rules.a234),  # type: ignore[arg-type]
+                      pays=_number(q.get("pays", str(default_rules.pays))))
             table = PayTable.named(q.get("table", "A"))
-        except ValueError as exc:
-            msg = str(exc) if isinstance(exc, AsiaPokerError) else f"pays must be a number: {exc}"
-            return error(400, msg)
+        except AsiaPokerError as exc:
+            return error(400, str(exc))
         client = request.client.host if request.client else "?"
         if not bucket.take(client):
-            return error(429, f"too many requests: at most {rate:g} solves a second")
+            return error(429, f"too many requests: at most {rate:g} solves a second",
+                         retry=1 / rate)
         try:
             await asyncio.wait_for(slots.acquire(), timeout=10)
         except asyncio.TimeoutError:
-            return error(503, "the server is busy; try again")
+            return error(503, "the server is busy; try again", retry=2)
         try:
             data = await run_in_threadpool(compute, hand, w, r, table)
         except AsiaPokerError as exc:
@@ -151,24 +154,111 @@ def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
             slots.release()
         return Response(json.dumps(data), media_type="application/json", headers=headers)
 
+    async def icon(request: Request) -> Response:
+        return Response(FAVICON, media_type="image/svg+xml",
+                        headers={**headers, "Cache-Control": "max-age=86400"})
+
     async def not_found(request: Request, exc: Exception) -> Response:
         return error(404, f"no such page {request.url.path!r}")
 
-    return Starlette(routes=[Route("/", index), Route("/api/solve", api_solve),
-                             Route("/api/ways", api_ways)],
-                     exception_handlers={404: not_found})
+    app = Starlette(routes=[Route("/", index), Route("/api/solve", api_solve),
+                            Route("/api/ways", api_ways), Route("/favicon.svg", icon),
+                            Route("/favicon.ico", icon)],
+                    exception_handlers={404: not_found})
+    app.router.redirect_slashes = False      # no redirect built from the Host header
+    return app
 
 
-def serve(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, host: str = "127.0.0.1",
-          port: int = 8000) -> None:
-    """Run the calculator with uvicorn until interrupted, printing its address."""
-    app = create_app(way, rules)
+#: The page's icon: a spade.
+FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" '
+           'height="16" rx="3" fill="#14532d"/><text x="8" y="12.5" font-size="12" '
+           'text-anchor="middle" fill="#fff">&#9824;</text></svg>')
+
+
+def _number(text: str) -> float:
+    """``pays`` from a query: a number, or the error Rules gives for any other value."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise RuleError(f"pays must be a number from 1 to {MAX_PAYS} (to 1), got "
+                        f"{text!r}") from None
+    return value
+
+
+#: Seconds a connection may take from opening (or its last answer) to a whole request head.
+REQUEST_TIMEOUT = 10.0
+
+
+def _protocol() -> Any:
+    """uvicorn's HTTP protocol with a deadline for each request head: a connection that opens
+    and sends nothing (or a head a byte at a time) is closed after :data:`REQUEST_TIMEOUT`
+    seconds, so idle sockets cannot pile up; the work, not the sockets, is what is limited."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class Protocol(H11Protocol):  # type: ignore[misc]
+        _deadline: asyncio.TimerHandle | None = None
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._deadline = self.loop.call_later(REQUEST_TIMEOUT, self._expire)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _expire(self) -> None:
+            self._deadline = None
+            if not self.transport.is_closing() and (self.cycle is None
+                                                    or self.cycle.response_complete):
+                self.transport.close()
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            cycle = self.cycle
+            super().data_received(data)
+            if self.cycle is not None and self.cycle is not cycle:   # a whole head arrived
+                self._disarm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return Protocol
+
+
+def make_server(app: Any, host: str = "127.0.0.1", port: int = 8000,
+                proxy: bool = False) -> Any:
+    """The uvicorn server :func:`serve` runs: a deadline on every request head
+    (:data:`REQUEST_TIMEOUT`), no limit on sockets (the solves are limited), and proxy headers
+    believed only with ``proxy``."""
     try:
         import uvicorn
     except ImportError:
-        raise AsiaPokerError("asiapoker serve needs uvicorn: pip install "
-                             "'asiapoker[web]'") from None
+        raise MissingExtraError("asiapoker serve needs uvicorn: pip install "
+                                "'asiapoker[web]'") from None
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                            http=_protocol(), timeout_keep_alive=5, proxy_headers=proxy,
+                            forwarded_allow_ips="127.0.0.1,::1" if proxy else "")
+    return uvicorn.Server(config)
+
+
+def serve(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, host: str = "127.0.0.1",
+          port: int = 8000, proxy: bool = False) -> None:
+    """Run the calculator with uvicorn until interrupted, printing its address.  With
+    ``proxy``, the client address a reverse proxy on this machine sends (X-Forwarded-For) is
+    believed, so that the rate limit applies per real client; without it such headers are
+    ignored."""
+    app = create_app(way, rules)
     whole(port, "port", 0, 65535)
+    server = make_server(app, host, port, proxy)
     try:                                   # a clear error before uvicorn logs and exits
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         with socket.socket(family, socket.SOCK_STREAM) as probe:
@@ -176,9 +266,6 @@ def serve(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, host: str = "1
             probe.bind((host, port))
     except OSError as exc:
         raise AsiaPokerError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                            limit_concurrency=64, timeout_keep_alive=5)
-    server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
     print(f"asiapoker calculator on http://{shown}:{port}/ (Ctrl-C stops it)", flush=True)
     server.run()
