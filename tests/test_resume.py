@@ -1,0 +1,170 @@
+"""Runs that resume: damaged, foreign and missing chunks are never used, starting a run is
+atomic, and every kernel's bad-row result is checked."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import re
+import shutil
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from asiapoker import HouseWay, Rules, _core
+from asiapoker._runs import RunDir
+from asiapoker.analysis import analyze
+from asiapoker.errors import RunError
+from asiapoker.solver import model
+
+SHARD = "7/350"            # two chunks, a few seconds
+
+
+@pytest.fixture(scope="module")
+def first(tmp_path_factory):
+    out = tmp_path_factory.mktemp("run")
+    a = analyze("classic", shard=SHARD, out=out, workers=2, progress=False)
+    return out, a
+
+
+def _again(out):
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        a = analyze("classic", shard=SHARD, out=out, workers=2, progress=False)
+    return a, " ".join(str(w.message) for w in seen)
+
+
+def _spoilers(foreign):
+    return {
+        "truncated": lambda p: p.write_bytes(p.read_bytes()[:500]),
+        "byte-flipped": lambda p: p.write_bytes(_flip(p.read_bytes())),
+        "empty": lambda p: p.write_bytes(b""),
+        "garbage": lambda p: p.write_bytes(b"\x00garbage" * 100),
+        "foreign": lambda p: shutil.copy(foreign, p),
+    }
+
+
+def _flip(data):
+    i = len(data) // 3
+    return data[:i] + bytes([data[i] ^ 0x55]) + data[i + 1:]
+
+
+@pytest.mark.parametrize("kind", ["truncated", "byte-flipped", "empty", "garbage", "foreign",
+                                  "missing"])
+def test_a_spoiled_chunk_is_recomputed(first, tmp_path, kind):
+    out0, a0 = first
+    out = tmp_path / "run"
+    shutil.copytree(out0, out)
+    chunk = sorted((out / "chunks").glob("*.npz"))[0]
+    if kind == "missing":
+        chunk.unlink()
+    else:
+        other = tmp_path / "other"                        # a chunk of another way's run
+        analyze("medium-first", shard=SHARD, out=other, workers=2, progress=False)
+        _spoilers(sorted((other / "chunks").glob("*.npz"))[0])[kind](chunk)
+    a, said = _again(out)
+    assert a.meta["results_sha256"] == a0.meta["results_sha256"]
+    assert a.figures == a0.figures
+    if kind != "missing":
+        assert f"recomputing chunk {int(chunk.stem)}" in said and chunk.name in said
+        assert chunk.with_suffix(".bad").exists()        # set aside, not deleted
+
+
+def test_a_chunk_spoiled_after_the_check_is_an_error_naming_it(first, tmp_path):
+    out0, _ = first
+    out = tmp_path / "run"
+    shutil.copytree(out0, out)
+    params = json.loads((out / "run.json").read_text())
+    run = RunDir(out, {k: v for k, v in params.items() if k != "format"}, create=False)
+    chunk = sorted((out / "chunks").glob("*.npz"))[0]
+    assert run.load(int(chunk.stem))                 # verified
+    chunk.write_bytes(b"")
+    with pytest.raises(RunError, match=re.escape(chunk.name)):
+        run.load(int(chunk.stem))
+
+
+def _start(path, q):
+    try:
+        RunDir(path, {"way": "x", "chunks": 3})
+        q.put("ok")
+    except Exception as exc:
+        q.put(f"{type(exc).__name__}: {exc}")
+
+
+def test_several_processes_start_one_run(tmp_path):
+    for i in range(5):
+        path = tmp_path / f"run{i}"
+        ctx = multiprocessing.get_context("fork")
+        q = ctx.Queue()
+        procs = [ctx.Process(target=_start, args=(path, q)) for _ in range(4)]
+        for p in procs:
+            p.start()
+        for p in procs:
+            p.join(30)
+        assert [q.get(timeout=5) for _ in procs] == ["ok"] * 4
+        assert sorted(p.name for p in path.iterdir()) == ["chunks", "run.json"]
+
+
+def test_a_run_directory_of_another_call_is_refused(first):
+    out, _ = first
+    with pytest.raises(RunError, match="way="):
+        analyze("medium-first", shard=SHARD, out=out, progress=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# every kernel's bad-row result is checked
+# ---------------------------------------------------------------------------------------------
+
+def _kernels():
+    """Every entry point of the core that takes rows of card ids: name -> call on rows."""
+    m = model(HouseWay.named("classic"), Rules())
+    keys, tri = HouseWay.named("classic").class_table()
+    n = 2
+    return {
+        "strengths_kernel": lambda h: _core.strengths_kernel(h, 0, np.empty(n, np.int32)),
+        "legal_kernel": lambda h: _core.legal_kernel(h, 0, np.empty((n, 105), np.uint8)),
+        "split_strengths_kernel": lambda h: _core.split_strengths_kernel(
+            h, 0, np.empty((n, 105, 3), np.int32)),
+        "match_split_kernel": lambda h: _core.match_split_kernel(
+            h, 0, np.zeros((n, 3), np.int32), np.empty(n, np.int16)),
+        "house_way_kernel": lambda h: _core.house_way_kernel(h, 0, *_core.BUILTIN_WAYS["classic"],
+                                                             np.empty((n, 3), np.int32)),
+        "bonus_kernel": lambda h: _core.bonus_kernel(h, np.empty(n, np.int16)),
+        "class_keys_kernel": lambda h: _core.class_keys_kernel(h, np.empty(n, np.int64)),
+        "classify_kernel": lambda h: _core.classify_kernel(h, keys, tri, np.empty((n, 3),
+                                                                                   np.int32)),
+        "class_codes_kernel": lambda h: _core.class_codes_kernel(h, np.empty(n, np.int64)),
+        "DealerModel.solve_rows": lambda h: m.solve_rows(h, np.empty((n, 105), np.int64),
+                                                         np.empty(n, np.int64)),
+        "DealerModel.solve_groups": lambda h: m.solve_groups(h, np.empty((n, 105), np.int64)),
+    }
+
+
+def test_every_kernel_reports_its_bad_row():
+    listed = {k for k in dir(_core) if k.endswith("_kernel") and k != "suit_classes_kernel"}
+    listed |= {"DealerModel.solve_rows", "DealerModel.solve_groups"}
+    kernels = _kernels()
+    assert set(kernels) == listed            # a new kernel must be added here
+    good = np.array([[0, 1, 2, 3, 4, 5, 6]] * 2, dtype=np.int64)
+    for name, call in kernels.items():
+        width = 4 if name == "strengths_kernel" else 7
+        for bad_value in (-1, 53, 1 << 40):
+            rows = good[:, :width].copy()
+            rows[1, 2] = bad_value
+            assert call(rows) == 1, name
+        rows = good[:, :width].copy()
+        rows[1, 2] = rows[1, 1]                      # a repeated card
+        assert call(rows) == 1, name
+
+
+def test_every_kernel_call_in_the_package_is_checked():
+    """No module calls a kernel but through run_kernel, which raises for the row it reports."""
+    src = Path(_core.__file__).parent
+    direct = re.compile(r"((?<!run)_kernel|\.solve_rows|\.solve_groups)\(")
+    offenders = [f"{p.name}:{i}" for p in src.glob("*.py")
+                 for i, line in enumerate(p.read_text().splitlines(), 1)
+                 if direct.search(line) and "def " not in line
+                 and "suit_classes_kernel" not in line]          # it takes no card rows
+    assert offenders == []
