@@ -114,9 +114,13 @@ the core reads at full speed; `examples/rack_card.py` is a worked example, also 
   class is exact). Both rules are checked on a sample; a way that breaks one is rejected with
   an error that shows the two hands.
 
-The answers are cached (`$ASIAPOKER_CACHE_DIR`, default `~/.cache/asiapoker`) under the name and
-version (or `cache_key=`); change the version when the function changes. A missing, stale or
-damaged cache is rebuilt.
+The answers are cached (`$ASIAPOKER_CACHE_DIR`, default `~/.cache/asiapoker`) under the way's
+whole identity: its name, its version (or `cache_key=`), the function's module, name, source
+and what it closes over (from the command line, `FILE.py:FUNC` adds the file's path and a hash
+of the whole file). Two functions never share an entry; change the version when the function
+changes in a way its source does not show (a helper it calls). Every cache file records that
+identity and a checksum of its contents and is used only when both check: a damaged, foreign
+or stale one is rebuilt with a warning that names it. A compile that fails keeps nothing.
 """
 
 

@@ -168,3 +168,41 @@ def test_every_kernel_call_in_the_package_is_checked():
                  if direct.search(line) and "def " not in line
                  and "suit_classes_kernel" not in line]          # it takes no card rows
     assert offenders == []
+
+
+def test_a_failed_report_leaves_nothing_behind(first, tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    import asiapoker.report as report
+    out, _ = first
+    summary = next(out.glob("summary-shard-*.json"))
+
+    class Failing:
+        def savefig(self, path, **kw):
+            if hasattr(path, "write_bytes"):
+                path.write_bytes(b"half a picture")
+            raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(report, "_figures", lambda data: {"ev": Failing()})
+    target = tmp_path / "site"
+    target.mkdir()
+    with pytest.raises(OSError, match="No space left"):
+        report.write_report(summary, target / "report.html")
+    assert list(target.iterdir()) == []
+
+
+def test_threads_share_one_model():
+    import sys
+    import threading
+
+    from asiapoker import solver
+    solver._MODELS.clear()
+    sys.modules["asiapoker.house_way"]._STORED.clear()      # a fresh process, as it were
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(
+        solver.model(HouseWay.named("equilibrium"), Rules()))) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(got) == 8 and all(m is got[0] for m in got)
+    assert len(solver._MODELS) == 1

@@ -15,7 +15,7 @@ real size before any array is allocated, so a damaged or crafted file costs no m
 >>> read(path, "example", {"n": 4})
 Traceback (most recent call last):
 ...
-asiapoker.errors.FileError: ... holds example {"n": 3}, not {"n": 4}
+asiapoker.errors.FileError: ... holds example {"n":3}, not {"n":4}
 """
 
 from __future__ import annotations

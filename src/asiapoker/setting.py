@@ -71,7 +71,8 @@ def split_in_row_order(order: npt.NDArray[Any], split: npt.NDArray[Any]) -> npt.
     high = order[n, _HIGH_POS[k]]                                   # n x 4 positions as given
     mask = (np.int64(1) << high.astype(np.int64)).sum(axis=1)
     low = order[np.arange(len(k)), _LOW_POS[k]]
-    return _SPLIT_BY_MASK[mask, low]
+    out: npt.NDArray[np.int16] = _SPLIT_BY_MASK[mask, low]
+    return out
 
 
 def _part(cards: CardsLike | CardLike, size: int, name: str) -> tuple[int, ...]:

@@ -195,7 +195,7 @@ def _protocol() -> Any:
     seconds, so idle sockets cannot pile up; the work, not the sockets, is what is limited."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    class Protocol(H11Protocol):  # type: ignore[misc]
+    class Protocol(H11Protocol):
         _deadline: asyncio.TimerHandle | None = None
 
         def _arm(self) -> None:
