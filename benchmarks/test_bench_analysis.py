@@ -5,7 +5,7 @@ the grouped solver against the per-hand one on the same 2,000 classes."""
 import numpy as np
 import pytest
 
-from asiapoker.analysis import _classes, analyze, player_classes
+from asiapoker.analysis import analyze, class_groups, player_classes
 from asiapoker.house_way import resolve_way
 from asiapoker.rules import Rules
 from asiapoker.solver import model
@@ -29,7 +29,7 @@ def test_analyze_shard(benchmark, way):
 @pytest.fixture(scope="module")
 def slice_2000():
     hands, _ = player_classes()
-    _, _, groups = _classes()
+    groups = class_groups()
     lo = int(np.searchsorted(groups, groups[len(groups) // 2]))      # a rank multiset's start
     return np.ascontiguousarray(hands[lo:lo + 2000])
 

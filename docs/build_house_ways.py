@@ -69,10 +69,10 @@ Every example below was set by the code (`python docs/build_house_ways.py` write
 TAIL = """
 ## How `equilibrium` and `standard` were made
 
-- `HouseWay.best_response(way)` gives every one of the 829,504 classes of seven cards the
-  legal setting that loses to the fewest player hands when the players copy `way` (the dealer
-  wins copies, so this is not the player's best setting; `side="player"` gives that one). The
-  counts are exact integers from the solver's core; about 10 minutes on two cores, cached.
+- `asiapoker.equilibrium.best_response(way)` gives every one of the 829,504 classes of seven
+  cards the legal setting that loses to the fewest player hands when the players copy `way`
+  (the dealer wins copies, so this is not the player's best setting; `side="player"` gives that
+  one). The counts are exact integers from the solver's core; about 10 minutes on two cores, cached.
 - `equilibrium` is that best response iterated from `classic`:
   `asiapoker equilibrium --start classic --max-iterations N --hands 4000 --out FILE` prints
   each iteration (the share of hands set differently, the exploitability) and the table's

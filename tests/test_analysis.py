@@ -27,6 +27,7 @@ from asiapoker.analysis import (
     MissingExtraError,
     analyze,
     class_codes,
+    class_groups,
     class_of,
     player_classes,
 )
@@ -117,7 +118,7 @@ def test_every_hand_maps_to_one_class(deck, perm):
 
 def _slices():
     hands, _ = player_classes()
-    _, _, groups = __import__("asiapoker.analysis", fromlist=["_classes"])._classes()
+    _, _, groups = (None, None, class_groups())
     edges = chunk_bounds(groups)
     picks = []
     for c in (0, len(edges) // 3, len(edges) - 2):        # no joker, no joker, joker
@@ -180,7 +181,7 @@ def test_shard_figures_equal_solve(shard_run, rng):
     """Each class's figures equal solve on its hand and on a suit-renamed copy."""
     _, out = shard_run
     hands, _ = player_classes()
-    _, _, groups = __import__("asiapoker.analysis", fromlist=["_classes"])._classes()
+    _, _, groups = (None, None, class_groups())
     edges = chunk_bounds(groups)
     for path in _chunks(out):
         c = int(path.stem)
@@ -206,7 +207,7 @@ def test_shard_totals_by_a_plain_sum(shard_run):
     """The analysis' totals equal a plain Python sum over the chunk files."""
     a, out = shard_run
     hands, weights = player_classes()
-    _, _, groups = __import__("asiapoker.analysis", fromlist=["_classes"])._classes()
+    _, _, groups = (None, None, class_groups())
     edges = chunk_bounds(groups)
     n = wins = hw = pl = 0
     shape_hands = dict.fromkeys(HAND_SHAPES, 0)

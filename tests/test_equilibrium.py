@@ -10,7 +10,7 @@ import pytest
 from asiapoker import HouseWay, HouseWayError, Rules, _core, dealer_strengths, solve, solve_many
 from asiapoker._compile import class_table
 from asiapoker.analysis import exploitability, random_hands
-from asiapoker.equilibrium import best_response_splits, class_weights
+from asiapoker.equilibrium import best_response, best_response_splits, class_weights
 from asiapoker.setting import SPLIT_POSITIONS, split_strengths
 from asiapoker.solver import DEALER_HANDS, _dense_maps
 
@@ -124,11 +124,11 @@ def test_from_table_rejects_bad_tables():
     with pytest.raises(HouseWayError, match="not legal"):
         HouseWay.from_table(np.zeros(n, dtype=np.uint8), "x")   # split 0 fouls somewhere
     with pytest.raises(HouseWayError, match="side must be"):
-        HouseWay.best_response("classic", side="banker")
+        best_response("classic", side="banker")
     with pytest.raises(HouseWayError, match="unknown house way"):
-        HouseWay.best_response("nonsense")
+        best_response("nonsense")
     with pytest.raises(HouseWayError, match="a house way is a name"):
-        HouseWay.best_response(42)  # type: ignore[arg-type]
+        best_response(42)  # type: ignore[arg-type]
     with pytest.raises(HouseWayError, match="built-in way"):
         CLASSIC.save("/tmp/never.npz")
 

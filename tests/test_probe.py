@@ -30,6 +30,7 @@ from asiapoker import (
 )
 from asiapoker.analysis import class_codes, class_of, exploitability, hand_shapes
 from asiapoker.cli import main
+from asiapoker.equilibrium import best_response
 from asiapoker.errors import AsiaPokerError
 
 HAND = "As Kd 7h 7c Jk 2s 9d"
@@ -181,7 +182,7 @@ API = [
     ("from-table-shape", lambda: HouseWay.from_table([1, 2, 3], "t"), HouseWayError, "shape"),
     ("from-table-index", lambda: HouseWay.from_table(np.full(829_504, 105), "t"),
      HouseWayError, "105"),
-    ("best-response-side", lambda: HouseWay.best_response("classic", side="banker"),
+    ("best-response-side", lambda: best_response("classic", side="banker"),
      HouseWayError, "'banker'"),
     ("analyze-player", lambda: ap.analysis.analyze(player=42), AsiaPokerError, "42"),
     ("analyze-shard-text", lambda: ap.analysis.analyze(shard="x"), AsiaPokerError, "'x'"),
@@ -246,8 +247,9 @@ def test_failed_calls_change_no_state():
 # files a user hands the package
 # ---------------------------------------------------------------------------------------------
 
-def _table_file(tmp_path):
-    path = tmp_path / "way.npz"
+@pytest.fixture(scope="module")
+def table_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("way") / "way.npz"
     HouseWay.named("equilibrium").save(path)
     return path
 
@@ -278,8 +280,8 @@ FILES = [
 
 
 @pytest.mark.parametrize(("spoil", "words"), [f[1:] for f in FILES], ids=[f[0] for f in FILES])
-def test_a_bad_way_file_is_one_clear_error(tmp_path, capsys, spoil, words):
-    good = _table_file(tmp_path).read_bytes()
+def test_a_bad_way_file_is_one_clear_error(table_file, tmp_path, capsys, spoil, words):
+    good = table_file.read_bytes()
     path = tmp_path / "bad.npz"
     spoil(path, good)
     with pytest.raises(HouseWayError) as info:
@@ -290,8 +292,8 @@ def test_a_bad_way_file_is_one_clear_error(tmp_path, capsys, spoil, words):
     assert err.count("\n") == 1 and "bad.npz" in err and "Traceback" not in err
 
 
-def test_a_good_way_file_round_trips(tmp_path):
-    way = HouseWay.load(_table_file(tmp_path))
+def test_a_good_way_file_round_trips(table_file):
+    way = HouseWay.load(table_file)
     assert way == HouseWay.named("equilibrium")
     assert ap.solve(HAND, way).best.wins == ap.solve(HAND, "equilibrium").best.wins
 

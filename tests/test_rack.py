@@ -62,14 +62,14 @@ def _mixed_hands(rng, n):
 
 
 def test_hand_facts_match_the_plain_reading(rng):
-    from asiapoker.rack import _FEATURES, hand_facts
+    from asiapoker.rack import FEATURES, hand_facts
     rows = _mixed_hands(rng, 150)
     facts = hand_facts(rows)
     for row, feature in zip(rows.tolist(), facts.feature.tolist(), strict=True):
         _, _, f, _ = rr.facts(_texts(row))
-        assert {k: v or 0 for k, v in f.items()} == dict(zip(_FEATURES, feature, strict=True))
-    assert facts.feature[:, _FEATURES.index("made_pair")].any()
-    assert len(np.unique(facts.feature[:, _FEATURES.index("made_low")])) > 5
+        assert {k: v or 0 for k, v in f.items()} == dict(zip(FEATURES, feature, strict=True))
+    assert facts.feature[:, FEATURES.index("made_pair")].any()
+    assert len(np.unique(facts.feature[:, FEATURES.index("made_low")])) > 5
 
 
 @pytest.mark.parametrize("card", [SMALL, FLAGS, STANDARD], ids=["small", "flags", "standard"])

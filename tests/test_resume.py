@@ -29,6 +29,14 @@ def first(tmp_path_factory):
     return out, a
 
 
+@pytest.fixture(scope="module")
+def foreign_chunk(tmp_path_factory):
+    """A chunk of another way's run, with the same number."""
+    other = tmp_path_factory.mktemp("other")
+    analyze("medium-first", shard=SHARD, out=other, workers=2, progress=False)
+    return sorted((other / "chunks").glob("*.npz"))[0]
+
+
 def _again(out):
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
@@ -53,17 +61,16 @@ def _flip(data):
 
 @pytest.mark.parametrize("kind", ["truncated", "byte-flipped", "empty", "garbage", "foreign",
                                   "missing"])
-def test_a_spoiled_chunk_is_recomputed(first, tmp_path, kind):
+def test_a_spoiled_chunk_is_recomputed(first, foreign_chunk, tmp_path, kind):
     out0, a0 = first
     out = tmp_path / "run"
     shutil.copytree(out0, out)
     chunk = sorted((out / "chunks").glob("*.npz"))[0]
+    assert chunk.name == foreign_chunk.name
     if kind == "missing":
         chunk.unlink()
     else:
-        other = tmp_path / "other"                        # a chunk of another way's run
-        analyze("medium-first", shard=SHARD, out=other, workers=2, progress=False)
-        _spoilers(sorted((other / "chunks").glob("*.npz"))[0])[kind](chunk)
+        _spoilers(foreign_chunk)[kind](chunk)
     a, said = _again(out)
     assert a.meta["results_sha256"] == a0.meta["results_sha256"]
     assert a.figures == a0.figures

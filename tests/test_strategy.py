@@ -158,8 +158,8 @@ def test_exact_price_from_a_shard_equals_solve(small_card, tmp_path, rng):
     assert p.ev["optimal"] == a.figures["optimal"].ev
     chunk = sorted((tmp_path / "chunks").glob("*.npz"))[0]
     from asiapoker._runs import chunk_bounds
-    from asiapoker.analysis import _classes
-    hands, _, groups = _classes()
+    from asiapoker.analysis import class_groups, player_classes
+    hands, groups = player_classes()[0], class_groups()
     lo = int(chunk_bounds(groups)[int(chunk.stem)])
     with np.load(chunk) as z:
         picks = rng.choice(len(z["player"]), 25, replace=False)

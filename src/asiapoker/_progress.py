@@ -1,28 +1,44 @@
-"""A one-line progress bar on stderr for long computations."""
+"""Progress of long computations on stderr: a one-line bar on a terminal, else a plain line
+every few seconds (so a log or a CI job shows that a 12-minute run is alive)."""
 
 from __future__ import annotations
 
 import sys
 import time
 
+#: Seconds between two plain lines when stderr is not a terminal.
+LINE_EVERY = 10.0
+
 
 class Progress:
-    """A one-line progress bar on stderr, refreshed at most twice a second."""
+    """Progress of ``total`` steps under ``label``: nothing unless ``enabled``; on a terminal a
+    bar refreshed twice a second, elsewhere a line every :data:`LINE_EVERY` seconds (and a last
+    one when it ends, if any was printed)."""
 
     def __init__(self, total: int, label: str, enabled: bool) -> None:
         self.total, self.label, self.enabled = total, label, enabled
+        self.tty = enabled and sys.stderr.isatty()
         self.start = self.last = time.monotonic()
+        self.printed = False
 
     def update(self, done: int) -> None:
+        """Say that ``done`` of the steps are done."""
         now = time.monotonic()
-        if not self.enabled or (now - self.last < 0.5 and done < self.total):
+        finished = done >= self.total
+        every = 0.5 if self.tty else LINE_EVERY
+        if not self.enabled or (now - self.last < every and not finished) or (
+                finished and not self.tty and not self.printed):
             return
         self.last = now
-        frac = done / self.total
+        frac = done / self.total if self.total else 1.0
         eta = (now - self.start) * (1 - frac) / frac if frac else 0.0
-        bar = "#" * int(30 * frac)
-        sys.stderr.write(f"\r{self.label} [{bar:<30}] {frac:6.1%} {done:,}/{self.total:,} "
-                         f"ETA {eta:5.0f}s")
-        if done >= self.total:
-            sys.stderr.write("\n")
+        if self.tty:
+            bar = "#" * int(30 * frac)
+            sys.stderr.write(f"\r{self.label} [{bar:<30}] {frac:6.1%} {done:,}/{self.total:,} "
+                             f"ETA {eta:5.0f}s" + ("\n" if finished else ""))
+        else:
+            tail = (f"done in {now - self.start:.0f} s" if finished else
+                    f"about {eta:.0f} s to go")
+            sys.stderr.write(f"{self.label}: {frac:.1%} ({done:,} of {self.total:,}), {tail}\n")
+        self.printed = True
         sys.stderr.flush()

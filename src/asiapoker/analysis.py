@@ -62,13 +62,13 @@ from .house_way import DEFAULT_WAY, HouseWay, WayLike, house_way_splits, resolve
 from .rack import SHAPES, hand_facts
 from .rules import Rules, resolve
 from .setting import SPLIT_POSITIONS
-from .simulation import _strategy_splits
+from .simulation import strategy_splits
 from .solver import DEALER_HANDS, model, solve_many
 
 __all__ = ["COST_EDGES", "HAND_SHAPES", "PARQUET_COLUMNS", "PLAYER_HANDS", "Analysis", "Estimate",
-           "Exploitability", "Figures", "MissingExtraError", "analyze", "class_codes", "class_of",
-           "exact_house_edges", "exploitability", "hand_shapes", "player_classes",
-           "random_hands", "solve_classes"]
+           "Exploitability", "Figures", "MissingExtraError", "analyze", "class_codes",
+           "class_groups", "class_of", "exact_house_edges", "exploitability", "hand_shapes",
+           "player_classes", "random_hands", "solve_classes"]
 
 _Z95 = 1.959963984540054
 
@@ -189,6 +189,12 @@ def _classes() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray
     for a in arrays:
         a.setflags(write=False)
     return arrays
+
+
+def class_groups() -> npt.NDArray[np.int32]:
+    """For each class of :func:`player_classes`, the index of its rank multiset (classes of
+    one multiset are adjacent; the chunks of a run never split one); read-only."""
+    return _classes()[2]
 
 
 def player_classes() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]:
@@ -511,7 +517,7 @@ def solve_classes(hands: npt.NDArray[np.int8], way: HouseWay, rules: Rules,
         if isinstance(strategy, HouseWay):
             sp = house_way_splits(hands, strategy, rules).astype(np.intp)
         else:
-            sp = _strategy_splits(strategy, hands)
+            sp = strategy_splits(strategy, hands)
         out["player"] = sp.astype(np.int8)
         out["player_wins"] = wins[rows, sp]
     return out
@@ -648,9 +654,11 @@ class _Bar:
         if not enabled:
             return
         try:
+            if not sys.stderr.isatty():            # tqdm redraws; a log wants plain lines
+                raise ImportError
             from tqdm import tqdm
         except ImportError:
-            self.plain = Progress(total, "chunks", True)
+            self.plain = Progress(total, "analyze: chunks", True)
         else:
             self.tqdm = tqdm(total=total, initial=done, unit="chunk", desc="analyze",
                              dynamic_ncols=True)
@@ -681,7 +689,7 @@ def _sample(way: HouseWay, rules: Rules, label: str, strategy: Any, players: lis
     data = {"best_wins": solved.best_wins, "house_way_wins": solved.house_way_wins}
     if strategy is not None:
         sp = (house_way_splits(rows, strategy, rules).astype(np.intp)
-              if isinstance(strategy, HouseWay) else _strategy_splits(strategy, rows))
+              if isinstance(strategy, HouseWay) else strategy_splits(strategy, rows))
         data["player_wins"] = solved.wins[np.arange(n), sp].astype(np.int64)
     totals = _Totals(players)
     ones = np.ones(n, dtype=np.int64)

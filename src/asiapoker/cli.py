@@ -19,9 +19,10 @@ from typing import Any, NoReturn
 
 import numpy as np
 
+from . import __version__
 from .analysis import Analysis, Estimate, analyze, exploitability
 from .bonus import PayTable, bonus_hand, bonus_odds
-from .equilibrium import Iteration, equilibrium
+from .equilibrium import Iteration, best_response, equilibrium
 from .errors import AsiaPokerError, HouseWayError
 from .house_way import DEFAULT_WAY, STORED_WAYS, HouseWay
 from .rack import Card as RackCard
@@ -39,13 +40,26 @@ class _UsageError(Exception):
     """A command line argparse rejects."""
 
 
+class _Help(argparse.ArgumentDefaultsHelpFormatter):
+    """Help that shows every option's default (and nothing for options without one)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default in (None, False, argparse.SUPPRESS) or action.required:
+            return action.help
+        return super()._get_help_string(action)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
         raise _UsageError(message)
 
 
-WAY_HELP = ("the dealer's house way: a name (default standard), file.py:function, or a "
-            "saved table .npz")
+WAY_HELP = ("the dealer's house way: a built-in name, FILE.py:FUNCTION (a way you wrote), or "
+            "a saved table .npz")
 
 
 def _attribute(spec: str, what: str, error: type[AsiaPokerError]) -> tuple[str, str, Any]:
@@ -89,7 +103,7 @@ def _way(spec: str) -> HouseWay:
     key = (f"{Path(source).resolve() if source else where}:{attr}:{version}:"
            f"{hashlib.sha256(text).hexdigest()}")
     return HouseWay.from_function(fn, name=attr.replace("_", "-"), version=version,
-                                  cache_key=key)
+                                  cache_key=key, progress=True)
 
 
 def _out_dir(path: str | None, what: str) -> None:
@@ -268,7 +282,7 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     rules = _rules(args)
     sim = simulate(args.rounds, seats=args.seats, way=_way(args.way), player=args.player,
                    bonus_table=args.bonus, seed=args.seed, workers=args.workers, rules=rules,
-                   progress=False if args.quiet else None)
+                   progress=not args.quiet)
     if args.json:
         _emit(args, sim.to_dict(), "")
         return
@@ -305,8 +319,8 @@ def cmd_exploitability(args: argparse.Namespace) -> None:
 def cmd_best_response(args: argparse.Namespace) -> None:
     rules = _rules(args)
     _out_file(args.out, "--out")
-    way = HouseWay.best_response(_way(args.way), rules, side=args.side, workers=args.workers,
-                                 progress=False if args.quiet else None)
+    way = best_response(_way(args.way), rules, side=args.side, workers=args.workers,
+                                 progress=not args.quiet)
     digest = way.save(args.out)
     print(f"{way.description}\nwritten to {args.out}; sha256 {digest}")
 
@@ -324,7 +338,7 @@ def cmd_equilibrium(args: argparse.Namespace) -> None:
         print(f"{line}; way digest {step.digest[:16]}", flush=True)
 
     res = equilibrium(_way(args.start), rules, max_iterations=args.max_iterations,
-                      workers=args.workers, progress=False if args.quiet else None,
+                      workers=args.workers, progress=not args.quiet,
                       report=report)
     status = ("converged: the last way is the dealer's best response to itself"
               if res.converged else
@@ -393,7 +407,7 @@ def cmd_analyze(args: argparse.Namespace) -> None:
             player = CardStrategy(player, rules, way)
         a = analyze(way, rules, player, out=args.out,
                     workers=args.workers, client=client, shard=args.shard, sample=args.sample,
-                    seed=args.seed, progress=False if args.quiet else None,
+                    seed=args.seed, progress=not args.quiet,
                     parquet=not args.no_parquet and args.sample is None)
     finally:
         if client is not None:
@@ -503,6 +517,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     common.add_argument("--pays", type=float, default=1.0, help="what a win pays, to 1")
     p = _Parser(prog="asiapoker", description="Exact Asia Poker tools.")
+    p.add_argument("--version", action="version", version=f"asiapoker {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     s = sub.add_parser("rank", parents=[common], help="rank a 1-, 2- or 4-card hand")
     s.add_argument("cards", nargs="+", help='cards, e.g. "As Ks Qs Jk"')
@@ -548,23 +563,27 @@ def _parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_simulate)
     s = sub.add_parser("exploitability", parents=[common],
                        help="what optimal play gains against a way, and its house edges")
-    s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP + ", or a saved table .npz")
+    s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
     s.add_argument("--hands", type=int, default=20_000, help="random hands to solve")
     s.add_argument("--seed", type=int, default=0, help="random seed")
     s.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
     s.set_defaults(func=cmd_exploitability)
     s = sub.add_parser("best-response", parents=[common],
                        help="the best response to a way, as a way (a table .npz)")
-    s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP + ", or a saved table .npz")
-    s.add_argument("--side", choices=("dealer", "player"), default="dealer")
+    s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
+    s.add_argument("--side", choices=("dealer", "player"), default="dealer",
+                   help="whose best response: the dealer's (fewest player wins) or the "
+                   "player's (most dealer hands beaten)")
     s.add_argument("--out", required=True, help="where to write the table (.npz)")
     s.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_best_response)
     s = sub.add_parser("equilibrium", parents=[common],
                        help="iterate the dealer's best response to a fixed point")
-    s.add_argument("--start", default="classic", help="the way to start from")
-    s.add_argument("--max-iterations", type=int, default=8)
+    s.add_argument("--start", default="classic", help="the way to start from (" + WAY_HELP[17:]
+                   + ")")
+    s.add_argument("--max-iterations", type=int, default=8,
+                   help="stop after this many best responses if no fixed point comes first")
     s.add_argument("--hands", type=int, default=0,
                    help="also estimate each iterate's exploitability on this many hands")
     s.add_argument("--seed", type=int, default=0, help="random seed for --hands")
@@ -594,9 +613,9 @@ def _parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_report)
     s = sub.add_parser("serve", parents=[common],
                        help="the hand calculator in the browser (a local web app)")
-    s.add_argument("--host", default="127.0.0.1", help="address to bind (default: this "
-                   "machine only)")
-    s.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    s.add_argument("--host", default="127.0.0.1",
+                   help="address to bind (127.0.0.1: this machine only)")
+    s.add_argument("--port", type=int, default=8000, help="port")
     s.add_argument("--proxy", action="store_true",
                    help="behind a reverse proxy on this machine: believe its X-Forwarded-For "
                    "client address (default: ignore such headers)")
@@ -605,9 +624,9 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("card", parents=[common],
                        help="generate a strategy card against a way and price it")
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
-    s.add_argument("--max-rules", type=int, default=20, help="rules on the card (default 20)")
+    s.add_argument("--max-rules", type=int, default=20, help="rules on the card")
     s.add_argument("--hands", type=int, default=60_000,
-                   help="random hands the search solves exactly (default 60,000)")
+                   help="random hands the search solves exactly")
     s.add_argument("--seed", type=int, default=0, help="random seed (the pricing sample uses "
                    "seed + 1)")
     s.add_argument("--name", default=None, help="the card's name")

@@ -188,17 +188,6 @@ class HouseWay:
         return cls.from_table(splits, name or str(stored_name), str(description or ""))
 
     @classmethod
-    def best_response(cls, way: WayLike, rules: Rules | None = None, *,
-                      side: str = "dealer", workers: int | None = None,
-                      progress: bool | None = None, cache: bool = True,
-                      cache_dir: str | os.PathLike[str] | None = None) -> HouseWay:
-        """The dealer's (default) or the player's best response to ``way``, exactly, as a
-        house way; see :mod:`asiapoker.equilibrium`."""
-        from .equilibrium import best_response
-        return best_response(way, rules, side=side, workers=workers,  # type: ignore[arg-type]
-                             progress=progress, cache=cache, cache_dir=cache_dir)
-
-    @classmethod
     def named(cls, name: str | HouseWay) -> HouseWay:
         """A built-in way by name: ``classic``, ``medium-first``, ``high-first`` or an order
         such as ``low-medium-high``."""

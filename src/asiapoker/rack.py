@@ -73,7 +73,7 @@ SHAPES: dict[tuple[int, ...], str] = {
     (5, 2): "five aces and a pair",
 }
 _SHAPE_ID = {name: i for i, name in enumerate(SHAPES.values())}
-_SHAPE_SIZES = list(SHAPES)
+SHAPE_SIZES = list(SHAPES)
 _PART = np.array([[0] * 7 for _ in range(105)], dtype=np.int64)
 for _k, (_h, _m, _lo) in enumerate(SPLIT_POSITIONS):
     for _p in _m:
@@ -81,17 +81,17 @@ for _k, (_h, _m, _lo) in enumerate(SPLIT_POSITIONS):
     _PART[_k, _lo] = 2
 _MADE = (4, 5, 7, 8)            # straight, flush, straight flush, royal flush
 #: made-hand placements: the order of (high 0, medium 1, low 2) in which they choose
-_MADE_ORDER = {"made": (1, 2, 0), "made-high": (1, 0, 2), "made-low": (2, 1, 0)}
+MADE_ORDERS = {"made": (1, 2, 0), "made-high": (1, 0, 2), "made-low": (2, 1, 0)}
 _HAND_WORDS = {"H": "high hand", "M": "medium hand", "L": "low card"}
 #: priority placements: "best" and an order of H, M, L -> the order of (high, medium, low)
-_PRIORITY = {f"best {''.join(o)}": tuple("HML".index(c) for c in o)
+PRIORITY_PLACEMENTS = {f"best {''.join(o)}": tuple("HML".index(c) for c in o)
              for o in ("LMH", "LHM", "MLH", "MHL", "HML", "HLM")}
 _MADE_WORDS = {"made": "the best medium hand, then the best low card",
                "made-high": "the best medium hand, then the best high hand",
                "made-low": "the best low card, then the best medium hand"}
-_FEATURES = ("group1", "group2", "group3", "single1", "single2", "single3", "single4",
+FEATURES = ("group1", "group2", "group3", "single1", "single2", "single3", "single4",
              "made", "joker", "flush", "straight", "made_pair", "made_low")
-_FLAGS = ("made", "joker", "flush", "straight", "made_pair")
+FLAGS = ("made", "joker", "flush", "straight", "made_pair")
 _OPS = ("==", ">=", "<=")
 
 
@@ -112,8 +112,8 @@ class Rule:
         if self.shape not in _SHAPE_ID:
             raise HouseWayError(f"unknown shape {self.shape!r} (one of: "
                                 f"{', '.join(SHAPES.values())})")
-        sizes = _SHAPE_SIZES[_SHAPE_ID[self.shape]]
-        if self.placement not in _MADE_ORDER and self.placement not in _PRIORITY:
+        sizes = SHAPE_SIZES[_SHAPE_ID[self.shape]]
+        if self.placement not in MADE_ORDERS and self.placement not in PRIORITY_PLACEMENTS:
             parts = self.placement.split()
             if len(parts) != len(sizes) or any(
                     len(p) != n or set(p) - set("HML") for p, n in zip(parts, sizes,
@@ -125,12 +125,12 @@ class Rule:
                 raise HouseWayError(f"placement {self.placement!r} puts {h}, {m}, {lo} cards "
                                     "in the high, medium and low hands, not 4, 2, 1")
         for cond in self.conditions:
-            if (not isinstance(cond, tuple) or len(cond) != 3 or cond[0] not in _FEATURES
+            if (not isinstance(cond, tuple) or len(cond) != 3 or cond[0] not in FEATURES
                     or cond[1] not in _OPS or isinstance(cond[2], bool)
                     or not isinstance(cond[2], int)):
                 raise HouseWayError(f"rule condition {cond!r}: a condition is (feature, op, "
-                                    f"number) with a feature of {_FEATURES} and op of {_OPS}")
-            if cond[0] in _FLAGS:
+                                    f"number) with a feature of {FEATURES} and op of {_OPS}")
+            if cond[0] in FLAGS:
                 if cond[2] not in (0, 1):
                     raise HouseWayError(f"rule condition {cond!r}: {cond[0]} is 0 or 1")
             elif not 2 <= cond[2] <= 14:
@@ -179,7 +179,7 @@ def _condition_text(cond: tuple[str, str, int], shape: str) -> str:
 
 
 def _group_names(shape: str) -> list[str]:
-    sizes = _SHAPE_SIZES[_SHAPE_ID[shape]]
+    sizes = SHAPE_SIZES[_SHAPE_ID[shape]]
     kinds = {2: "pair", 3: "trips", 4: "quads", 5: "five aces"}
     names, single = [], 0
     many = {n: sizes.count(n) for n in set(sizes)}
@@ -196,9 +196,9 @@ def _group_names(shape: str) -> list[str]:
 
 def placement_text(shape: str, placement: str) -> str:
     """A placement in words, e.g. ``"the pair medium; single 2 low; the rest high"``."""
-    if placement in _MADE_ORDER:
+    if placement in MADE_ORDERS:
         return f"play a straight or flush high; then {_MADE_WORDS[placement]}"
-    if placement in _PRIORITY:
+    if placement in PRIORITY_PLACEMENTS:
         return "the best " + ", then the best ".join(_HAND_WORDS[c] for c in placement[5:])
     names = _group_names(shape)
     parts = placement.split()
@@ -222,7 +222,7 @@ def placement_text(shape: str, placement: str) -> str:
 
 #: What a card does with hands no rule fits: a priority placement, or (strategy cards only)
 #: "house-way": set them as the house way does.
-FALLBACKS = (*_PRIORITY, "house-way")
+FALLBACKS = (*PRIORITY_PLACEMENTS, "house-way")
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,12 +288,12 @@ def hand_facts(rows: npt.NDArray[Any], rules: Rules | None = None) -> HandFacts:
     label = np.take_along_axis(gpos, rank, axis=1)                 # card -> group index
     sizes = np.take_along_axis(cnt, order, axis=1)
     shape = np.full(n, -1, dtype=np.int64)
-    for i, sz in enumerate(_SHAPE_SIZES):
+    for i, sz in enumerate(SHAPE_SIZES):
         pad = np.array(list(sz) + [0] * (13 - len(sz)))
         shape[(sizes == pad).all(axis=1)] = i
     granks = order + 2                                              # ranks 2..14
     nbig = (sizes >= 2).sum(axis=1)
-    feature = np.zeros((n, len(_FEATURES)), dtype=np.int64)
+    feature = np.zeros((n, len(FEATURES)), dtype=np.int64)
     for j in range(3):
         feature[:, j] = np.where(j < nbig, granks[:, j], 0)
     for j in range(4):
@@ -329,7 +329,7 @@ def placement_code(placement: str) -> int:
     return code
 
 
-def _best(mask: npt.NDArray[np.bool_], tri: npt.NDArray[np.int32],
+def best_split(mask: npt.NDArray[np.bool_], tri: npt.NDArray[np.int32],
           order: tuple[int, int, int]) -> npt.NDArray[np.int64]:
     """Per row, the split in ``mask`` with the best strengths in ``order`` (-1 if none)."""
     t = tri.astype(np.int64)
@@ -341,13 +341,13 @@ def _best(mask: npt.NDArray[np.bool_], tri: npt.NDArray[np.int32],
 
 def placement_splits(facts: HandFacts, placement: str) -> npt.NDArray[np.int64]:
     """Per row, the split a placement picks (-1 where it is illegal or does not fit)."""
-    if placement in _MADE_ORDER:
+    if placement in MADE_ORDERS:
         made = facts.legal & np.isin(facts.tri[:, :, 0] >> 16, _MADE)
-        return _best(made, facts.tri, _MADE_ORDER[placement])
-    if placement in _PRIORITY:
-        order = _PRIORITY[placement]
-        return _best(facts.legal, facts.tri, (order[0], order[1], order[2]))
-    return _best(facts.legal & (facts.sig == placement_code(placement)), facts.tri, (0, 1, 2))
+        return best_split(made, facts.tri, MADE_ORDERS[placement])
+    if placement in PRIORITY_PLACEMENTS:
+        order = PRIORITY_PLACEMENTS[placement]
+        return best_split(facts.legal, facts.tri, (order[0], order[1], order[2]))
+    return best_split(facts.legal & (facts.sig == placement_code(placement)), facts.tri, (0, 1, 2))
 
 
 def feature_mask(feature: npt.NDArray[np.int64],
@@ -356,9 +356,9 @@ def feature_mask(feature: npt.NDArray[np.int64],
     condition never holds where the hand has no such group or card (feature 0)."""
     out = np.ones(len(feature), dtype=bool)
     for feat, op, val in conds:
-        col = feature[:, _FEATURES.index(feat)]
+        col = feature[:, FEATURES.index(feat)]
         out &= col == val if op == "==" else col >= val if op == ">=" else col <= val
-        if feat not in _FLAGS:
+        if feat not in FLAGS:
             out &= col > 0
     return out
 
@@ -392,7 +392,7 @@ def apply_card(card: Card, rows: npt.NDArray[Any], rules: Rules | None = None,
         split[idx[ok]] = got[ok]
         rule[idx[ok]] = i
     rest = split < 0
-    if rest.any() and card.fallback in _PRIORITY:
-        o = _PRIORITY[card.fallback]
-        split[rest] = _best(f.legal[rest], f.tri[rest], (o[0], o[1], o[2]))
+    if rest.any() and card.fallback in PRIORITY_PLACEMENTS:
+        o = PRIORITY_PLACEMENTS[card.fallback]
+        split[rest] = best_split(f.legal[rest], f.tri[rest], (o[0], o[1], o[2]))
     return split, rule

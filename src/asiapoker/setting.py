@@ -274,6 +274,13 @@ class Outcome(NamedTuple):
     payout: float
 
 
+# the generated constructor's annotations as objects (they are text under postponed
+# evaluation, which tools that read signatures, such as the API reference, cannot resolve)
+Outcome.__new__.__annotations__ = {
+    "result": Literal["win", "lose", "foul"],
+    "hands": tuple[HandResult, HandResult, HandResult], "payout": float}
+
+
 def _cmp(p: int, d: int) -> HandResult:
     return "win" if p > d else ("lose" if p < d else "copy")
 

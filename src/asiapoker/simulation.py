@@ -27,14 +27,13 @@ import numpy.typing as npt
 
 from . import _core
 from ._progress import Progress
-from ._validate import call_user, index_array, run_kernel
+from ._validate import call_user, index_array, run_kernel, whole
 from .bonus import PayTable, TableLike
 from .errors import StrategyError, WagerError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
 from .rules import Rules, resolve
 from .setting import chosen_strengths
 from .solver import model, solve_many
-from .table import _whole
 
 __all__ = ["BLOCK", "SimResult", "simulate"]
 
@@ -115,8 +114,9 @@ class SimResult:
 BatchStrategy = Callable[[npt.NDArray[np.int8]], Any]
 
 
-def _strategy_splits(strategy: BatchStrategy, rows: npt.NDArray[np.int8]) -> npt.NDArray[np.intp]:
-    """The strategy's split of every row (index into SPLIT_POSITIONS of the row), checked."""
+def strategy_splits(strategy: BatchStrategy, rows: npt.NDArray[np.int8]) -> npt.NDArray[np.intp]:
+    """A batch strategy's split of every row (index into SPLIT_POSITIONS of the row), each
+    checked; the strategy's own exceptions become a StrategyError naming it."""
     name = getattr(strategy, "__name__", "strategy")
     splits = call_user(strategy, f"player strategy {name!r}", rows.copy())
     return index_array(splits, len(rows), f"the splits of player strategy {name!r}", 105,
@@ -139,7 +139,7 @@ def _block(b: int, rounds: int, seats: int, seed: int, way: HouseWay, rules: Rul
         best = solve_many(player_rows, way, rules, workers=1, columns="summary").best
         player = chosen_strengths(player_rows, best, rules)
     elif callable(player_by):
-        player = chosen_strengths(player_rows, _strategy_splits(player_by, player_rows), rules)
+        player = chosen_strengths(player_rows, strategy_splits(player_by, player_rows), rules)
     else:
         player = way.strengths(player_rows, rules)
     legal = (player[:, 0] > player[:, 1]) & (player[:, 1] > player[:, 2])
@@ -169,15 +169,16 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
     each row); an illegal split is a foul, counted in ``fouls``.  The deck is shuffled uniformly and
     dealt in stacks (the same distribution as every regulation procedure).  The same seed gives
     the same result for any number of ``workers`` (default: all cores)."""
-    _whole(rounds, "rounds", 1)
-    _whole(seats, "seats", 1, 6)
+    whole(rounds, "rounds", 1, error=WagerError)
+    whole(seats, "seats", 1, 6, error=WagerError)
     if not callable(player) and player not in ("house-way", "optimal"):
         raise WagerError(f"player must be 'house-way', 'optimal' or a batch strategy (a "
                          f"function of an n x 7 array that returns n split indices), got "
                          f"{player!r}")
     label = player if isinstance(player, str) else getattr(player, "__name__", "strategy")
-    _whole(seed, "seed", 0)
-    workers = _whole((os.cpu_count() or 1) if workers is None else workers, "workers", 1)
+    whole(seed, "seed", 0, error=WagerError)
+    workers = whole((os.cpu_count() or 1) if workers is None else workers, "workers", 1,
+                    error=WagerError)
     w, r = resolve_way(way), resolve(rules)
     table = None if bonus_table is None else PayTable.named(bonus_table)
     nblocks = (rounds + BLOCK - 1) // BLOCK

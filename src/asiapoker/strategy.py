@@ -39,23 +39,23 @@ import numpy.typing as npt
 
 from ._runs import RUN_FILE, RunDir, chunk_bounds
 from ._validate import whole
-from .analysis import _classes, random_hands
+from .analysis import class_groups, player_classes, random_hands
 from .cards import Card as PlayingCard
 from .errors import AsiaPokerError, HouseWayError, require_extra
 from .house_way import DEFAULT_WAY, WayLike, house_way_splits, resolve_way
 from .rack import (
-    _FEATURES,
-    _FLAGS,
-    _MADE_ORDER,
-    _PRIORITY,
-    _SHAPE_SIZES,
     FALLBACKS,
+    FEATURES,
+    FLAGS,
+    MADE_ORDERS,
+    PRIORITY_PLACEMENTS,
+    SHAPE_SIZES,
     SHAPES,
     Card,
     HandFacts,
     Rule,
-    _best,
     apply_card,
+    best_split,
     feature_mask,
     hand_facts,
     placement_splits,
@@ -140,9 +140,9 @@ def card_from_json(text: str) -> Card:
 # the greedy search (shared with tools/derive_rack.py, which fits house ways with it)
 # ---------------------------------------------------------------------------------------------
 
-RANKED = [i for i, f in enumerate(_FEATURES) if f not in _FLAGS]
+RANKED = [i for i, f in enumerate(FEATURES) if f not in FLAGS]
 # the yes/no features a condition may test ("made" is not one: it splits every shape)
-FLAGGED = [_FEATURES.index(f) for f in _FLAGS if f != "made"]
+FLAGGED = [FEATURES.index(f) for f in FLAGS if f != "made"]
 
 
 def decode(code: int, ngroups: int) -> str:
@@ -189,16 +189,16 @@ def shape_data(shape: int, f: HandFacts, counts: npt.NDArray[np.int64],
     codes = f.sig[rows, best_k]
     uniq, inv = np.unique(codes, return_inverse=True)
     keep = uniq[np.argsort(-np.bincount(inv))[:top]]
-    placements = [decode(int(c), len(_SHAPE_SIZES[shape])) for c in keep]
-    placements += list(_PRIORITY)
+    placements = [decode(int(c), len(SHAPE_SIZES[shape])) for c in keep]
+    placements += list(PRIORITY_PLACEMENTS)
     if f.feature[:, 7].any():
-        placements += list(_MADE_ORDER)
+        placements += list(MADE_ORDERS)
     cost = np.full((len(placements), n), np.inf)
     for j, p in enumerate(placements):
         k = placement_splits(f, p)
         ok = k >= 0
         cost[j, ok] = best[ok] - counts[rows[ok], k[ok]]
-    fb = _best(f.legal, f.tri, (1, 2, 0)) if fallback_splits is None else fallback_splits
+    fb = best_split(f.legal, f.tri, (1, 2, 0)) if fallback_splits is None else fallback_splits
     fallback = best - counts[rows, fb]
     return ShapeData(name, f.feature, placements, cost, fallback, base)
 
@@ -232,12 +232,12 @@ def atoms(sd: ShapeData) -> list[tuple[str, str, int]]:
         vals = np.unique(sd.feature[:, fi])
         vals = vals[vals > 0]
         for v in vals[1:]:
-            out.append((_FEATURES[fi], ">=", int(v)))
+            out.append((FEATURES[fi], ">=", int(v)))
         for v in vals[:-1]:
-            out.append((_FEATURES[fi], "<=", int(v)))
+            out.append((FEATURES[fi], "<=", int(v)))
     for fi in FLAGGED:
         if len(np.unique(sd.feature[:, fi])) > 1:
-            out += [(_FEATURES[fi], "==", 1), (_FEATURES[fi], "==", 0)]
+            out += [(FEATURES[fi], "==", 1), (FEATURES[fi], "==", 0)]
     return out
 
 
@@ -313,8 +313,8 @@ def search(f: HandFacts, counts: npt.NDArray[np.int64], max_rules: int, *, top: 
         if sd.default >= 0 and (saving[id(sd)] / unit < min_default or i >= max_rules):
             sd.default = -1
         elif sd.default >= 0 and log is not None:
-            log.append(f"default {saving[id(sd)] / unit:8.4%}  "
-                       f"{Rule(sd.name, sd.placements[sd.default], sd.base).text()}")
+            log.append(f"card search: a default rule saves {saving[id(sd)] / unit:.4%} of a "
+                       f"wager: {Rule(sd.name, sd.placements[sd.default], sd.base).text()}")
 
     def n_rules() -> int:
         return sum(len(sd.rules) + (sd.default >= 0) for sd in shapes)
@@ -329,8 +329,9 @@ def search(f: HandFacts, counts: npt.NDArray[np.int64], max_rules: int, *, top: 
         else:
             sd.rules.append(rule)
         if log is not None:
-            log.append(f"{'default' if rule.conditions == sd.base else 'rule':<7} "
-                       f"{gain / unit:8.4%}  {rule.text()}")
+            kind = "a default rule" if rule.conditions == sd.base else "a rule"
+            log.append(f"card search: {kind} saves {gain / unit:.4%} of a wager: "
+                       f"{rule.text()}")
     # the search sets the hands of a shape's made group that none of its rules decide by the
     # fallback: where that group has no default, the rules of the shape's other hands must
     # say that they are for hands without a straight or flush, or they would catch them
@@ -387,8 +388,8 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
     if fallback == "house-way":
         fb = solved.house_way.astype(np.int64)
     else:
-        o = _PRIORITY[fallback]
-        fb = _best(f.legal, f.tri, (o[0], o[1], o[2]))
+        o = PRIORITY_PLACEMENTS[fallback]
+        fb = best_split(f.legal, f.tri, (o[0], o[1], o[2]))
     log: list[str] = []
     found = search(f, counts, max_rules, min_gain=1e-5, min_default=0.0005, fallback=fb,
                    log=log)
@@ -521,7 +522,7 @@ def price(card: Card, way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
                                      f"{k}={v!r}: run asiapoker analyze --way {w.name} "
                                      f"--player CARD.json --out DIR first")
         rd = RunDir(path, {k: v for k, v in params.items() if k != "format"}, create=False)
-        hands_all, weights, groups = _classes()
+        (hands_all, weights), groups = player_classes(), class_groups()
         edges = chunk_bounds(groups)
         missing = [c for c in range(len(edges) - 1) if not rd.chunk_path(c).exists()]
         if missing and not partial:

@@ -71,11 +71,6 @@ MAX_PAYOUT = Decimal(10**24)
 _EXACT = Context(prec=60)            # exact for every amount the checks let through
 
 
-def _whole(value: Any, what: str, lo: int, hi: int | None = None) -> int:
-    """``value`` if it is an int (not a bool) in lo..hi, else a WagerError naming ``what``."""
-    return whole(value, what, lo, hi, WagerError)
-
-
 def _money(value: Any, what: str) -> Decimal:
     if isinstance(value, bool) or not isinstance(value, (int, float, Decimal, str)):
         raise WagerError(f"{what} must be a number, got {value!r}")
@@ -206,7 +201,7 @@ class Table:
                  seed: int | None = None, rng: np.random.Generator | None = None,
                  start: Literal["dice", "random"] = "dice",
                  strategy: Strategy = "house-way") -> None:
-        _whole(seats, "seats", 1, 6)
+        whole(seats, "seats", 1, 6, error=WagerError)
         if dealing not in ("shoe", "hand", "auto-shoe"):
             raise WagerError(f"dealing must be 'shoe', 'hand' or 'auto-shoe', got {dealing!r}")
         if start not in ("dice", "random"):
@@ -214,7 +209,7 @@ class Table:
         if rng is not None and not isinstance(rng, np.random.Generator):
             raise WagerError(f"rng must be a numpy Generator, got {rng!r}")
         if seed is not None:
-            _whole(seed, "seed", 0)
+            whole(seed, "seed", 0, error=WagerError)
         self.seats = seats
         self.way = resolve_way(way)
         self.rules = resolve(rules)
@@ -244,7 +239,7 @@ class Table:
         for w in items:
             if not isinstance(w, Wager):
                 raise WagerError(f"a wager is a Wager(seat, amount, bonus), got {w!r}")
-            _whole(w.seat, f"wager on seat {w.seat!r}: the seat", 1, self.seats)
+            whole(w.seat, f"wager on seat {w.seat!r}: the seat", 1, self.seats, error=WagerError)
             if w.seat in out:
                 raise WagerError(f"seat {w.seat}: two wagers on one area")
             amount = _money(w.amount, f"seat {w.seat}: the wager")

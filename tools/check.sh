@@ -1,0 +1,8 @@
+#!/bin/sh
+# The checks that run before the tests (CI runs them through the README's test command):
+# lint, strict types, the import layers, and the API reference built with warnings as errors.
+set -e
+ruff check src tests benchmarks examples docs tools
+mypy --strict
+lint-imports --no-cache
+python tools/build_api.py build/api
