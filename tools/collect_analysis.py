@@ -1,8 +1,9 @@
 """Collect the exact whole-game figures of full ``asiapoker analyze`` runs into the package
-(``src/asiapoker/data/analysis.json``) and the tables of the README and docs/analysis.md, and
-the strategy cards' prices (docs/cards/*/pricing.json) into the README and docs/cards.
+(``src/asiapoker/data/analysis.json``) and the tables of docs/results.md and docs/analysis.md, and
+the strategy cards' prices (docs/cards/*/pricing.json) into docs/results.md and docs/cards.
 
     python tools/collect_analysis.py standard=RUNDIR:SECONDS equilibrium=RUNDIR:SECONDS ...
+    python tools/collect_analysis.py            # only the tables, from the shipped data
 
 Each RUNDIR is a finished run of ``asiapoker analyze --way WAY --out RUNDIR`` (default rules);
 SECONDS is the wall time the command took on this machine.  The tables are written between
@@ -22,11 +23,23 @@ BEGIN, END = "<!-- analysis:begin -->", "<!-- analysis:end -->"
 
 
 def main(argv: list[str]) -> None:
+    """With runs: collect them into the shipped data, then write the tables; without: write
+    the tables from the shipped data alone."""
+    if argv:
+        collect(argv)
+    for doc, text in tables().items():
+        doc.write_text(text)
+    print(f"wrote the tables from {DATA.relative_to(ROOT)} and docs/cards")
+
+
+def collect(argv: list[str]) -> None:
+    """Put the figures of finished runs (verified summaries) into the shipped data."""
+    from asiapoker._runs import read_summary
     runs = {}
     for arg in argv:
         way, _, rest = arg.partition("=")
         where, _, seconds = rest.rpartition(":")
-        s = json.loads((Path(where) / "summary.json").read_text())
+        s = read_summary(Path(where) / "summary.json")
         assert s["complete"] and s["way"] == way and s["rules"] == {"a234": "high", "pays": 1.0}
         runs[way] = {
             "command": f"asiapoker analyze --way {way} --out runs/{way}",
@@ -44,6 +57,14 @@ def main(argv: list[str]) -> None:
                 2 * f["wins"], f["hands"] * 53_524_680)
     DATA.write_text(json.dumps({"rules": {"a234": "high", "pays": 1.0}, "runs": runs},
                                indent=1) + "\n")
+
+
+def tables() -> dict[Path, str]:
+    """Every page that quotes the shipped figures, with its tables written anew from them."""
+    runs = json.loads(DATA.read_text())["runs"]
+    pages = {p: p.read_text() for p in (ROOT / "docs" / "results.md",
+                                         ROOT / "docs" / "analysis.md",
+                                         ROOT / "docs" / "cards" / "README.md")}
     rows = ["| way | house edge, optimal play | house edge, house-way play | cost of the house "
             "way | time (2 cores) | results sha256 |", "|---|---|---|---|---|---|"]
     for way, r in runs.items():
@@ -51,10 +72,10 @@ def main(argv: list[str]) -> None:
         rows.append(f"| `{way}` | {opt:+.4%} | {hw:+.4%} | {hw - opt:.4%} | "
                     f"{r['seconds'] / 60:.1f} min | `{r['results_sha256'][:16]}` |")
     table = "\n".join(rows)
-    for doc in (ROOT / "README.md", ROOT / "docs" / "analysis.md"):
-        text = doc.read_text()
+    for doc in (ROOT / "docs" / "results.md", ROOT / "docs" / "analysis.md"):
+        text = pages[doc]
         i, j = text.index(BEGIN), text.index(END)
-        doc.write_text(text[:i + len(BEGIN)] + "\n" + table + "\n" + text[j:])
+        pages[doc] = text[:i + len(BEGIN)] + "\n" + table + "\n" + text[j:]
     cards = []
     for way in ("standard", "equilibrium", "classic", "medium-first", "high-first"):
         pj = ROOT / "docs" / "cards" / way / "pricing.json"
@@ -71,14 +92,14 @@ def main(argv: list[str]) -> None:
                      f"`{pr['way']}` | {n} | {ev['optimal']:+.4%} | {ev['card']:+.4%} | "
                      f"{ev['house-way']:+.4%} | {pr['gap_closed']:.1%} ({kind}) |")
     for doc, prefix in ((ROOT / "docs" / "cards" / "README.md", ""),
-                        (ROOT / "README.md", "docs/cards/")):
-        text = doc.read_text()
+                        (ROOT / "docs" / "results.md", "cards/")):
+        text = pages[doc]
         b, e = "<!-- cards:begin -->", "<!-- cards:end -->"
         if b in text:
             i, j = text.index(b), text.index(e)
             body = "\n".join(c.replace("](", "](" + prefix, 1) for c in cards)
-            doc.write_text(text[:i + len(b)] + "\n" + body + "\n" + text[j:])
-    print(f"wrote {DATA.relative_to(ROOT)} and the tables")
+            pages[doc] = text[:i + len(b)] + "\n" + body + "\n" + text[j:]
+    return pages
 
 
 if __name__ == "__main__":

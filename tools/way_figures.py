@@ -1,5 +1,5 @@
-"""The README's table of built-in house ways: exploitability, agreement with the equilibrium
-way, and the house edge of house way against house way.
+"""The table of built-in house ways in docs/results.md: exploitability, agreement with the
+equilibrium way, and the house edge of house way against house way.
 
     python tools/way_figures.py --hands 20000 --rounds 2000000
 

@@ -14,8 +14,7 @@ Both are integer counts from the solver's core, computed for each class's repres
 setting, then to the first split in the representative's order, so a way that is already a
 best response to itself is returned unchanged.
 
->>> HouseWay = __import__("asiapoker").HouseWay
->>> HouseWay.best_response("classic", side="banker")
+>>> best_response("classic", side="banker")
 Traceback (most recent call last):
 ...
 asiapoker.errors.HouseWayError: side must be 'dealer' or 'player', got 'banker'

@@ -49,7 +49,7 @@ from ._compile import (
 from ._validate import as_card_array, index_array, run_kernel
 from .cards import CardsLike, to_ids
 from .errors import FileError, HouseWayError
-from .rack import Card, apply_card
+from .rack import SHAPES, Card, apply_card
 from .ranks import CATEGORIES
 from .rules import Rules, resolve
 from .setting import Setting, setting_of_split, split_in_row_order
@@ -419,25 +419,11 @@ def house_way_splits(hands: Any, way: WayLike = DEFAULT_WAY,
     return resolve_way(way).splits(hands, rules)
 
 
-_GROUP_WORDS = {3: "trips", 4: "quads", 5: "five aces"}
-_NUMBER_WORDS = {1: "one", 2: "two", 3: "three"}
-
-
 def _shape(ids: tuple[int, ...]) -> str:
-    """The hand's shape, e.g. "no pair", "two pairs", "trips + one pair", "two trips"."""
-    groups = Counter(n for n in Counter(12 if i == 52 else i >> 2 for i in ids).values()
-                     if n >= 2)                 # group size -> how many groups of it
-    if not groups:
-        return "no pair"
-    parts = []
-    for size in sorted(groups, reverse=True):
-        n = groups[size]
-        if size == 2:
-            parts.append(f"{_NUMBER_WORDS[n]} pair{'s' if n > 1 else ''}")
-        else:
-            parts.append(f"{_NUMBER_WORDS[n]} {_GROUP_WORDS[size]}" if n > 1
-                         else _GROUP_WORDS[size])
-    return " + ".join(parts)
+    """The hand's shape in the words rack cards use (:data:`asiapoker.rack.SHAPES`), e.g.
+    "no pair", "two pairs", "trips and a pair" (the joker counts as an ace)."""
+    counts = Counter(12 if i == 52 else i >> 2 for i in ids)
+    return SHAPES[tuple(sorted(counts.values(), reverse=True))]
 
 
 def _placement(setting: Setting, hml: tuple[int, int, int]) -> str:

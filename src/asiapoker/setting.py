@@ -185,7 +185,10 @@ class Setting:
         return hash((frozenset(self.high), frozenset(self.medium), self.low))
 
     def __str__(self) -> str:
-        return " | ".join(" ".join(map(str, p)) for p in (self.high, self.medium, self.low))
+        """``"HIGH | MEDIUM | LOW"``, each hand's cards from the highest id down (the joker,
+        then aces, ...): one text for a setting, however its cards were given."""
+        return " | ".join(" ".join(str(c) for c in sorted(p, key=int, reverse=True))
+                          for p in (self.high, self.medium, self.low))
 
     def __repr__(self) -> str:
         return f"Setting.parse('{self}')"

@@ -1,0 +1,54 @@
+"""The layout holds: a short README, results pages written from the shipped data, no private
+name that crosses a module, one version."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+import asiapoker
+from asiapoker.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = Path(asiapoker.__file__).parent
+
+
+def test_readme_is_short():
+    assert len((ROOT / "README.md").read_text().splitlines()) <= 150
+
+
+def test_results_tables_are_the_shipped_data():
+    spec = importlib.util.spec_from_file_location("collect", ROOT / "tools" / "collect_analysis.py")
+    assert spec is not None and spec.loader is not None
+    collect = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(collect)
+    for page, text in collect.tables().items():
+        assert page.read_text() == text, f"{page} differs: run python tools/collect_analysis.py"
+
+
+def test_no_private_name_crosses_a_module():
+    """``from .module import _name`` only from the package's private modules (``_core``,
+    ``_validate``, ...), never a private name of a public one."""
+    crossing = []
+    for path in SRC.glob("*.py"):
+        text = path.read_text()
+        for m in re.finditer(r"^\s*from \.(\w+) import (\([^)]*\)|[^\n]*)", text, re.M):
+            module, names = m.group(1), m.group(2)
+            if module.startswith("_"):
+                continue
+            for name in re.findall(r"\b\w+\b", names):
+                if name.startswith("_") and name != "__version__":
+                    crossing.append(f"{path.name}: {module}.{name}")
+    assert crossing == []
+
+
+def test_one_version(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.strip() == f"asiapoker {asiapoker.__version__}"
+    assert "version" not in (ROOT / "pyproject.toml").read_text().split("[project]")[1].split(
+        "[")[0].replace('dynamic = ["version"]', "")
