@@ -3,7 +3,8 @@
 
 import pytest
 
-from asiapoker.strategy import generate, price
+from asiapoker.card_search import generate
+from asiapoker.pricing import price
 
 
 @pytest.fixture(scope="module")

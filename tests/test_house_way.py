@@ -237,5 +237,5 @@ def test_constants_are_defined_once_in_the_core_and_agree():
     # package builds from their names (the priority ways from their order of hands)
     assert list(_core.BUILTIN_WAYS) == ["classic", "medium-first", "high-first"]
     for name, code in _core.BUILTIN_WAYS.items():
-        assert HouseWay.named(name)._code == code
-    assert HouseWay.priority("medium", "low", "high")._code == _core.BUILTIN_WAYS["medium-first"]
+        assert HouseWay.named(name).code == code
+    assert HouseWay.priority("medium", "low", "high").code == _core.BUILTIN_WAYS["medium-first"]

@@ -72,7 +72,7 @@ API = [
      DuplicateCardError, "As"),
     ("settle-foul-dealer", lambda: ap.settle("As Ks Qs Js | Ts 9s | 2c",
                                              "2d 3d 4d 6h | Ad Ah | Kh"),
-     IllegalSettingError, "2d 3d 4d 6h"),
+     IllegalSettingError, "6h 4d 3d 2d"),
     ("solve-six", lambda: ap.solve("As Kd 7h 7c Jk 2s"), HandSizeError, "6"),
     ("solve-eight", lambda: ap.solve(HAND + " 3c"), HandSizeError, "8"),
     ("solve-duplicate", lambda: ap.solve("As As Kd 7h 7c 2s 9d"), DuplicateCardError, "As"),

@@ -23,10 +23,11 @@ from asiapoker import (
 from asiapoker.solver import DEALER_HANDS
 from tests import reference as ref
 
+SLOW = pytest.mark.slow           # a built-in way per dealer hand: 20 s a hand
 ENUMERATED = [
-    ("As Kd 7h 7c Jk 2s 9d", "classic", "high"),      # the joker
+    pytest.param("As Kd 7h 7c Jk 2s 9d", "classic", "high", marks=SLOW),   # the joker
     ("Ah 2h 3h 4d Td Tc 8s", "classic", "low"),       # A-2-3-4 ranked low
-    ("Kc Qd 9h 9s 5c 5d 2h", "high-first", "high"),   # a priority way
+    pytest.param("Kc Qd 9h 9s 5c 5d 2h", "high-first", "high", marks=SLOW),  # a priority way
     ("Jk Kh Qh 7h 3h 8c 8d", "standard", "high"),     # a stored way, the joker, a flush
     ("Ac Ad 9s 8s 7s 6d 2c", "equilibrium", "low"),   # a stored way under a234=low
 ]

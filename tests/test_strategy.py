@@ -13,9 +13,11 @@ import pytest
 
 from asiapoker import HouseWay, Rules, simulate, solve
 from asiapoker.analysis import analyze, random_hands
+from asiapoker.card_search import generate
 from asiapoker.cli import main
 from asiapoker.errors import HouseWayError
 from asiapoker.house_way import house_way_splits
+from asiapoker.pricing import price
 from asiapoker.rack import Card, Rule
 from asiapoker.setting import setting_of_split
 from asiapoker.solver import DEALER_HANDS
@@ -24,8 +26,6 @@ from asiapoker.strategy import (
     card_from_json,
     card_splits,
     card_to_json,
-    generate,
-    price,
 )
 
 from . import reference as ref
@@ -103,8 +103,8 @@ def test_the_search_counts_each_hand_as_the_card_it_returns_sets_it(way):
     """What the greedy search believes each hand costs is what the card it returns does: no
     rule of the card catches hands the search gave to another rule or to the fallback."""
     from asiapoker import solve_many
+    from asiapoker.card_search import search
     from asiapoker.rack import hand_facts
-    from asiapoker.strategy import search
     rows = random_hands(3000, 21)
     b = solve_many(rows, way)
     counts = np.asarray(b.wins, dtype=np.int64)

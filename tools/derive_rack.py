@@ -9,7 +9,7 @@ player sets it against a dealer who sets by the way (the exact count of the solv
 ``--mix`` of a wager when it is the way's own setting: the card stays close to the way (so
 the dealer it makes is the one the counts were taken against) and, where it must differ,
 differs where a player loses least.  A rule's cost on a hand is the best split's score minus
-the score of the split the rule picks.  The search (asiapoker.strategy.search) starts every
+the score of the split the rule picks.  The search (asiapoker.card_search.search) starts every
 shape from its placement of least cost, then adds the exception (a placement under one or
 two conditions) that lowers the total cost most, until the card has ``--rules`` rules or no
 exception saves more than ``--min-gain`` of a wager per hand.  The card is written as Python
@@ -26,11 +26,11 @@ import numpy as np
 
 from asiapoker import HouseWay
 from asiapoker.analysis import random_hands
+from asiapoker.card_search import search
 from asiapoker.equilibrium import best_response_splits
 from asiapoker.rack import Card, hand_facts
 from asiapoker.rules import Rules
 from asiapoker.solver import count_splits
-from asiapoker.strategy import search
 
 
 def main() -> int:

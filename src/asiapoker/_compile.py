@@ -123,7 +123,7 @@ class CompiledWay:
         same setting, in every path: house_way, splits, solve, simulate)."""
         ids = tuple(sorted(ids))
         arr = np.array([ids], dtype=np.int64)
-        _, tri = self.lookup(arr, rules)
+        tri = self.strengths(arr, rules)
         k = np.empty(1, dtype=np.int16)
         run_kernel(_core.match_split_kernel, arr, "hands", rules.low, tri, k)
         return setting_of_split(ids, int(k[0]))
@@ -152,10 +152,34 @@ class CompiledWay:
         return tri
 
     def lookup(self, hands: npt.NDArray[Any], rules: Rules) -> tuple[int, npt.NDArray[np.int32]]:
-        """(bad row or -1, n x 3 strengths) of checked-at-the-boundary rows."""
+        """(-1, n x 3 strengths) of rows checked at the boundary (a bad row raises)."""
+        return -1, self.strengths(hands, rules)
+
+    # the back-end interface HouseWay calls (BuiltinWay in house_way.py is the other one)
+    @property
+    def key(self) -> tuple[str, Any]:
+        """What the way does, as a value: the digest of its table."""
+        return ("table", self.digest)
+
+    @property
+    def code(self) -> None:
+        """A stored way has no definition in the core."""
+        return None
+
+    @property
+    def table(self) -> npt.NDArray[np.uint8]:
+        """The split of every class."""
+        return self.splits
+
+    def strengths(self, hands: npt.NDArray[Any], rules: Rules) -> npt.NDArray[np.int32]:
+        """(high, medium, low) strengths of the way's setting of each checked-shape row."""
         out = np.empty((len(hands), 3), dtype=np.int32)
         run_kernel(_core.classify_kernel, hands, "hands", self.keys, self.triples(rules), out)
-        return -1, out
+        return out
+
+    def class_table(self, rules: Rules) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+        """(sorted class keys, strengths per class)."""
+        return self.keys, self.triples(rules)
 
 
 #: The kinds of cache file (see :mod:`asiapoker._files`).

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import Any
 
 #: Seconds between two plain lines when stderr is not a terminal.
 LINE_EVERY = 10.0
@@ -42,3 +43,44 @@ class Progress:
             sys.stderr.write(f"{self.label}: {frac:.1%} ({done:,} of {self.total:,}), {tail}\n")
         self.printed = True
         sys.stderr.flush()
+
+
+class ChunkBar:
+    """Progress of a run's chunks: tqdm's bar on a terminal when it is installed (rate and
+    ETA), else :class:`Progress`."""
+
+    def __init__(self, total: int, done: int, enabled: bool) -> None:
+        self.tqdm: Any = None
+        self.plain: Progress | None = None
+        self.done = done
+        if not enabled:
+            return
+        try:
+            if not sys.stderr.isatty():            # tqdm redraws; a log wants plain lines
+                raise ImportError
+            from tqdm import tqdm
+        except ImportError:
+            self.plain = Progress(total, "analyze: chunks", True)
+        else:
+            self.tqdm = tqdm(total=total, initial=done, unit="chunk", desc="analyze",
+                             dynamic_ncols=True)
+
+    def update(self, n: int) -> None:
+        """``n`` more chunks are done."""
+        self.done += n
+        if self.tqdm is not None:
+            self.tqdm.update(n)
+        elif self.plain is not None:
+            self.plain.update(self.done)
+
+    def close(self) -> None:
+        """End the bar."""
+        if self.tqdm is not None:
+            self.tqdm.close()
+
+
+def chunk_bar(total: int, done: int, progress: bool | None) -> ChunkBar:
+    """A :class:`ChunkBar` of ``total`` chunks, ``done`` already; ``progress`` None: on a
+    terminal only."""
+    on = sys.stderr.isatty() if progress is None else bool(progress)
+    return ChunkBar(total, done, on and total > done)

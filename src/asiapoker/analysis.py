@@ -1,26 +1,9 @@
-"""Figures of the whole game against a house way: exact over every player hand, or estimated.
+"""Figures of the whole game against a house way, exact over every player hand.
 
-:func:`player_classes` lists the seven-card hands up to the 24 renamings of suits (6,972,147
-classes; every figure here is the same for all hands of a class, since house ways and hand
-ranks do not look at suit names).  :func:`analyze` solves every class exactly against a way
-and aggregates exactly (see :mod:`asiapoker._runs` for runs that resume and run on Dask).
-
-:func:`exploitability` (rule 5.6 a) solves ``hands`` random seven-card hands exactly against
-the way and reports, with 95 % confidence intervals over the sample:
-
-- ``gain``: what optimal play gains over copying the house way, per unit wagered;
-- ``house_edge_house_way``: the house edge when the player copies the way (house way against
-  house way);
-- ``house_edge_optimal``: the house edge when the player sets every hand optimally.
-
-Every hand's figure is an exact integer count; only the mean over the sample is an estimate.
-The same ``seed`` deals the same hands, so two ways measured with one seed are compared on the
-same hands.
-
->>> exploitability("classic", hands=0)
-Traceback (most recent call last):
-...
-asiapoker.errors.AsiaPokerError: hands must be a whole number >= 2, got 0
+:func:`analyze` solves every class of player hands (:mod:`asiapoker.suit_classes`) exactly
+against a way and aggregates exactly (see :mod:`asiapoker._runs` for runs that resume and run
+on Dask); ``sample=N`` estimates the same figures from random hands.  Estimates of a way's
+exploitability are :mod:`asiapoker.sampling`.
 """
 
 from __future__ import annotations
@@ -30,7 +13,6 @@ import hashlib
 import json
 import math
 import os
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -42,8 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._classes import multisets, rank_counts
-from ._progress import Progress
+from ._progress import chunk_bar
 from ._runs import (
     RunDir,
     chunk_bounds,
@@ -55,200 +36,27 @@ from ._runs import (
     write_summary,
 )
 from ._validate import as_card_array, run_kernel, whole
-from .cards import Card, to_ids
 from .equilibrium import way_digest
 from .errors import AsiaPokerError, MissingExtraError, require_extra
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, house_way_splits, resolve_way
+from .parquet import PARQUET_COLUMNS, write_parquet
 from .rack import SHAPES, hand_facts
 from .rules import Rules, resolve
-from .setting import SPLIT_POSITIONS
+from .sampling import Z95, Estimate, Exploitability, exploitability, random_hands
 from .simulation import strategy_splits
 from .solver import DEALER_HANDS, model, solve_many
+from .suit_classes import (
+    PLAYER_HANDS,
+    class_codes,
+    class_groups,
+    class_of,
+    player_classes,
+)
 
 __all__ = ["COST_EDGES", "HAND_SHAPES", "PARQUET_COLUMNS", "PLAYER_HANDS", "Analysis", "Estimate",
            "Exploitability", "Figures", "MissingExtraError", "analyze", "class_codes",
            "class_groups", "class_of", "exact_house_edges", "exploitability", "hand_shapes",
            "player_classes", "random_hands", "solve_classes"]
-
-_Z95 = 1.959963984540054
-
-
-@dataclass(frozen=True, slots=True)
-class Estimate:
-    """A sample mean with its standard error; ``exact`` is the sample mean as a fraction."""
-
-    exact: Fraction
-    se: float
-
-    @property
-    def mean(self) -> float:
-        """The sample mean."""
-        return float(self.exact)
-
-    @property
-    def ci95(self) -> tuple[float, float]:
-        """The 95 % confidence interval (normal approximation)."""
-        return (self.mean - _Z95 * self.se, self.mean + _Z95 * self.se)
-
-    def __str__(self) -> str:
-        lo, hi = self.ci95
-        return f"{self.mean:+.4%} (95% CI {lo:+.4%} to {hi:+.4%})"
-
-
-def _estimate(units: npt.NDArray[Any], scale: int) -> Estimate:
-    """Mean and standard error of ``units / scale`` (Python integers, so the mean is exact
-    whatever their size)."""
-    n = len(units)
-    mean = Fraction(int(units.sum()), n * scale)
-    x = units.astype(np.float64) / scale
-    return Estimate(mean, float(x.std(ddof=1) / math.sqrt(n)))
-
-
-@dataclass(frozen=True, slots=True)
-class Exploitability:
-    """Exploitability and house edges of a way, from ``hands`` random hands (``seed``)."""
-
-    way: str
-    rules: Rules
-    hands: int
-    seed: int
-    gain: Estimate
-    house_edge_house_way: Estimate
-    house_edge_optimal: Estimate
-
-    def describe(self) -> str:
-        """What the figures depend on."""
-        return (f"house way {self.way}; {self.rules.describe()}; {self.hands:,} random hands, "
-                f"seed {self.seed}")
-
-    def __str__(self) -> str:
-        return (f"optimal play gains {self.gain}\n"
-                f"house edge, player copies the way: {self.house_edge_house_way}\n"
-                f"house edge, player sets optimally: {self.house_edge_optimal}\n"
-                f"({self.describe()})")
-
-
-def random_hands(n: int, seed: int) -> npt.NDArray[np.int8]:
-    """``n`` uniformly random seven-card hands from the 53 cards (rows of sorted ids)."""
-    rng = np.random.default_rng(seed)
-    out = np.empty((n, 7), dtype=np.int8)
-    for lo in range(0, n, 1 << 16):
-        k = min(1 << 16, n - lo)
-        out[lo:lo + k] = np.sort(np.argsort(rng.random((k, 53)), axis=1)[:, :7], axis=1)
-    return out
-
-
-def exploitability(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, hands: int = 20_000,
-                   seed: int = 0, workers: int | None = None) -> Exploitability:
-    """Exploitability of ``way`` and both house edges, from ``hands`` random hands solved
-    exactly (about 0.4 ms a hand on two cores)."""
-    whole(hands, "hands", 2)
-    whole(seed, "seed", 0)
-    r = resolve(rules)
-    w = resolve_way(way)
-    rows = random_hands(hands, seed)
-    b = solve_many(rows, w, r, workers=workers)
-    # per hand, in units of 1 / (DEALER_HANDS * den), as Python integers: exact for any pays
-    # (a float pays is the fraction it is, whose numerator can be near 2**53)
-    pays = Fraction(r.pays)
-    num, den = pays.numerator, pays.denominator
-    best, hw = b.best_wins.astype(object), b.house_way_wins.astype(object)
-    scale = DEALER_HANDS * den
-    # ev = (wins * pays - (N - wins)) / N = (wins * (num + den) - N * den) / (N * den)
-    ev_best = best * (num + den) - DEALER_HANDS * den
-    ev_hw = hw * (num + den) - DEALER_HANDS * den
-    return Exploitability(
-        w.name, r, hands, seed,
-        gain=_estimate(ev_best - ev_hw, scale),
-        house_edge_house_way=_estimate(-ev_hw, scale),
-        house_edge_optimal=_estimate(-ev_best, scale),
-    )
-
-
-# --------------------------------------------------------------------------------------------
-# player hands up to suit renaming
-# --------------------------------------------------------------------------------------------
-
-#: The number of seven-card hands from the 53 cards, C(53, 7).
-PLAYER_HANDS = math.comb(53, 7)
-
-
-@functools.cache
-def _classes() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.int32]]:
-    ms7, ms6 = multisets(7, 4), multisets(6, 4)
-    counts = np.concatenate([rank_counts(ms7), rank_counts(ms6)]).astype(np.int8)
-    joker = np.r_[np.zeros(len(ms7), np.uint8), np.ones(len(ms6), np.uint8)]
-    cap = 7_000_000
-    out = np.zeros((cap, 7), dtype=np.int8)
-    weight = np.zeros(cap, dtype=np.int64)
-    group = np.zeros(cap, dtype=np.int32)
-    n = _core.suit_classes_kernel(counts, joker, out, weight, group)
-    if n < 0:  # pragma: no cover - the count is fixed
-        raise AsiaPokerError("more classes than expected")
-    arrays = (out[:n].copy(), weight[:n].copy(), group[:n].copy())
-    for a in arrays:
-        a.setflags(write=False)
-    return arrays
-
-
-def class_groups() -> npt.NDArray[np.int32]:
-    """For each class of :func:`player_classes`, the index of its rank multiset (classes of
-    one multiset are adjacent; the chunks of a run never split one); read-only."""
-    return _classes()[2]
-
-
-def player_classes() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]:
-    """The seven-card hands up to renaming of suits: one hand per class (an n x 7 int8 array of
-    sorted card ids, the least member of its class) and how many of the C(53, 7) hands each
-    stands for (1 to 24; they sum to C(53, 7)).  Classes come ordered by rank multiset, hands
-    with the joker last; 6,972,147 of them, about a second to list, then kept; read-only.
-
-    >>> hands, weights = player_classes()
-    >>> len(hands), int(weights.sum()) == PLAYER_HANDS, hands[0].tolist(), int(weights[0])
-    (6972147, True, [0, 1, 2, 3, 4, 5, 6], 4)
-    """
-    hands, weights, _ = _classes()
-    return hands, weights
-
-
-def _hand_rows(hands: Any) -> npt.NDArray[Any]:
-    """Checked n x 7 card ids from an array, or from a list of hands written as text."""
-    if isinstance(hands, (list, tuple)) and hands and all(isinstance(h, str) for h in hands):
-        return as_card_array([to_ids(h) for h in hands], 7, "hands")
-    return as_card_array(hands, 7, "hands")
-
-
-def class_codes(hands: Any) -> npt.NDArray[np.int64]:
-    """A number that is the same for two rows exactly when one is a suit renaming of the
-    other: each rank's suits as a 4-bit mask, least over the 24 renamings (2 ranks first),
-    with the joker as bit 52.  Rows are checked seven-card hands."""
-    arr = _hand_rows(hands)
-    out = np.empty(len(arr), dtype=np.int64)
-    run_kernel(_core.class_codes_kernel, arr, "hands", out)
-    return out
-
-
-@functools.cache
-def _sorted_codes() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    codes = class_codes(player_classes()[0])
-    order = np.argsort(codes)
-    return codes[order], order
-
-
-def class_of(hands: Any) -> npt.NDArray[np.int64]:
-    """The index in :func:`player_classes` of each row's class (seven-card rows, checked).
-
-    >>> hands, _ = player_classes()
-    >>> int(class_of(["Ac Kc Qc Jc Tc 9c 8c"])[0]) == int(class_of(["As Ks Qs Js Ts 9s 8s"])[0])
-    True
-    """
-    arr = _hand_rows(hands)
-    keys, order = _sorted_codes()
-    codes = class_codes(arr)
-    pos = np.minimum(np.searchsorted(keys, codes), len(keys) - 1)
-    if not (keys[pos] == codes).all():  # pragma: no cover - every hand has a class
-        raise AsiaPokerError("a hand without a class")
-    return order[pos]
 
 
 # --------------------------------------------------------------------------------------------
@@ -322,7 +130,7 @@ class Figures:
         """95 % confidence interval of the ev (sample runs only)."""
         if self.se is None:
             return None
-        return (float(self.ev) - _Z95 * self.se, float(self.ev) + _Z95 * self.se)
+        return (float(self.ev) - Z95 * self.se, float(self.ev) + Z95 * self.se)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready figures (exact ones as fraction strings too)."""
@@ -571,7 +379,7 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
         require_extra("pyarrow", "parquet")
     if client is not None:
         require_extra("distributed", "dask")
-    hands, weights, groups = _classes()
+    (hands, weights), groups = player_classes(), class_groups()
     edges = chunk_bounds(groups)
     nchunks = len(edges) - 1
     params = {"way": w.name, "way_digest": way_digest(w, r), "rules": r.to_dict(),
@@ -585,7 +393,7 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
     t0 = time.perf_counter()
     if client is None:
         model(w, r)                                  # build the tables once, before threads
-    bar = _bar(len(mine), len(mine) - len(todo), progress)
+    bar = chunk_bar(len(mine), len(mine) - len(todo), progress)
     held: dict[int, dict[str, npt.NDArray[Any]]] = {}
     try:
         for c, data in run_chunks(todo, work, workers, client):
@@ -614,7 +422,10 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
         stem = "" if result.complete else f"-shard-{sh[0]}-of-{sh[1]}" if sh else "-partial"
         write_summary(run.path / f"summary{stem}.json", result.to_dict())
         if parquet:
-            _write_parquet(run, list(cover), edges, run.path / f"classes{stem}.parquet", result)
+            write_parquet(run, list(cover), edges, run.path / f"classes{stem}.parquet",
+                          {k: v for k, v in result.to_dict().items()
+                           if k in ("way", "way_digest", "rules", "player")}, r.pays,
+                          HAND_SHAPES)
     return result
 
 
@@ -644,42 +455,6 @@ def exact_house_edges(way: str) -> dict[str, Fraction]:
     return {p: Fraction(runs[way][p]["house_edge_exact"]) for p in ("optimal", "house-way")}
 
 
-class _Bar:
-    """A progress bar: tqdm's when it is installed (rate and ETA), else a plain one."""
-
-    def __init__(self, total: int, done: int, enabled: bool) -> None:
-        self.tqdm: Any = None
-        self.plain: Progress | None = None
-        self.done = done
-        if not enabled:
-            return
-        try:
-            if not sys.stderr.isatty():            # tqdm redraws; a log wants plain lines
-                raise ImportError
-            from tqdm import tqdm
-        except ImportError:
-            self.plain = Progress(total, "analyze: chunks", True)
-        else:
-            self.tqdm = tqdm(total=total, initial=done, unit="chunk", desc="analyze",
-                             dynamic_ncols=True)
-
-    def update(self, n: int) -> None:
-        self.done += n
-        if self.tqdm is not None:
-            self.tqdm.update(n)
-        elif self.plain is not None:
-            self.plain.update(self.done)
-
-    def close(self) -> None:
-        if self.tqdm is not None:
-            self.tqdm.close()
-
-
-def _bar(total: int, done: int, progress: bool | None) -> _Bar:
-    on = sys.stderr.isatty() if progress is None else bool(progress)
-    return _Bar(total, done, on and total > done)
-
-
 def _sample(way: HouseWay, rules: Rules, label: str, strategy: Any, players: list[str],
             n: int, seed: int, workers: int) -> Analysis:
     """Figures from ``n`` random hands, each solved exactly, with standard errors."""
@@ -705,98 +480,3 @@ def _sample(way: HouseWay, rules: Rules, label: str, strategy: Any, players: lis
         se = float(ev.std(ddof=1) / math.sqrt(n)) if n > 1 else math.inf
         figs[p] = Figures(f.hands, f.wins, f.pays, se)
     return replace(result, figures=figs)
-
-
-#: The columns of ``classes.parquet``, in order, with what they hold.
-PARQUET_COLUMNS = {
-    "class": "index of the class in player_classes()",
-    "hand": "the class's least member, e.g. '2c 3c 4c 5c 6c 7c 8c' (cards ascending)",
-    "weight": "how many of the C(53, 7) hands the class stands for (1..24)",
-    "shape": "one of HAND_SHAPES",
-    "joker": "whether the hand holds the joker",
-    "best_split": "index of the best split into SPLIT_POSITIONS of the hand as written",
-    "best": "the best setting, 'HIGH | MEDIUM | LOW'",
-    "best_wins": "dealer hands (of C(46, 7) = 53,524,680) the best setting beats",
-    "best_ev": "its expected value per unit wagered",
-    "house_way_split": "the house way's split (same indexing)",
-    "house_way": "the house way's setting",
-    "house_way_wins": "dealer hands the house way's setting beats",
-    "house_way_ev": "its expected value",
-    "cost": "best_ev - house_way_ev",
-    "player_split": "(strategy runs) the strategy's split",
-    "player": "(strategy runs) the strategy's setting",
-    "player_wins": "(strategy runs) dealer hands the strategy's setting beats",
-    "player_ev": "(strategy runs) its expected value",
-}
-
-
-def _setting_text(pa: Any, pc: Any, text: npt.NDArray[Any], split: npt.NDArray[np.int8]) -> Any:
-    """'HIGH | MEDIUM | LOW' for each row, from its card texts (n x 7) and split index."""
-    pos = _SPLIT_ORDER[split.astype(np.intp)]                       # n x 7 positions
-    pick = text[np.arange(len(split))[:, None], pos]
-    a = [pa.array(pick[:, k]) for k in range(7)]
-    sp = pa.scalar(" ")
-    return pc.binary_join_element_wise(
-        pc.binary_join_element_wise(a[0], a[1], a[2], a[3], sp),
-        pc.binary_join_element_wise(a[4], a[5], sp), a[6], pa.scalar(" | "))
-
-
-_SPLIT_ORDER = np.array([list(h) + list(m) + [lo] for h, m, lo in SPLIT_POSITIONS],
-                        dtype=np.intp)
-_CARD_TEXT = np.array([str(Card(i)) for i in range(53)], dtype=object)
-
-
-def _write_parquet(run: RunDir, chunks: list[int], edges: npt.NDArray[np.int64], final: Any,
-                   result: Analysis) -> None:
-    """The per-class results of ``chunks`` as one Parquet file, streamed chunk by chunk
-    (bounded memory) and renamed into place when whole."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
-    hands, weights, _ = _classes()
-    tmp = final.with_name(f".{final.name}.tmp")
-    scale = float(result.rules.pays) + 1
-    writer = None
-    try:
-        for c in chunks:
-            lo, hi = int(edges[c]), int(edges[c + 1])
-            data = run.load(c)
-            h = hands[lo:hi]
-            text = _CARD_TEXT[h.astype(np.intp)]
-            cards = [pa.array(text[:, k]) for k in range(7)]
-            cols: dict[str, Any] = {
-                "class": pa.array(np.arange(lo, hi, dtype=np.int64)),
-                "hand": pc.binary_join_element_wise(*cards, pa.scalar(" ")),
-                "weight": pa.array(weights[lo:hi].astype(np.int8)),
-                "shape": pa.DictionaryArray.from_arrays(
-                    pa.array(data["shape"]), pa.array(list(HAND_SHAPES))),
-                "joker": pa.array(h[:, 6] == 52),
-            }
-            evs = {}
-            for key, col in (("best", "best"), ("house_way", "house_way"), ("player", "player")):
-                if col not in data:
-                    continue
-                wins = data[f"{col}_wins"]
-                evs[key] = wins / DEALER_HANDS * scale - 1
-                cols[f"{key}_split"] = pa.array(data[col])
-                cols[key] = _setting_text(pa, pc, text, data[col])
-                cols[f"{key}_wins"] = pa.array(wins)
-                cols[f"{key}_ev"] = pa.array(evs[key])
-                if key == "house_way":
-                    cols["cost"] = pa.array(evs["best"] - evs["house_way"])
-            table = pa.table(cols)
-            if writer is None:
-                meta = {b"asiapoker": json.dumps({k: v for k, v in result.to_dict().items()
-                                                  if k in ("way", "way_digest", "rules",
-                                                           "player")}).encode()}
-                writer = pq.ParquetWriter(tmp, table.schema.with_metadata(meta),
-                                         compression="zstd")
-            writer.write_table(table)
-        if writer is not None:
-            writer.close()
-            writer = None
-        os.replace(tmp, final)
-    finally:
-        if writer is not None:
-            writer.close()
-        tmp.unlink(missing_ok=True)

@@ -22,16 +22,19 @@ import numpy as np
 from . import __version__
 from .analysis import Analysis, Estimate, analyze, exploitability
 from .bonus import PayTable, bonus_hand, bonus_odds
+from .card_page import write_card
+from .card_search import generate
 from .equilibrium import Iteration, best_response, equilibrium
 from .errors import AsiaPokerError, HouseWayError
 from .house_way import DEFAULT_WAY, STORED_WAYS, HouseWay
+from .pricing import price
 from .rack import Card as RackCard
 from .ranks import rank
 from .rules import Rules
 from .setting import Setting, is_legal, settle, splits
 from .simulation import simulate
 from .solver import solve
-from .strategy import CardStrategy, card_from_json, card_splits, generate, price, write_card
+from .strategy import CardStrategy, card_from_json, card_splits
 
 __all__ = ["main"]
 

@@ -62,20 +62,63 @@ WAY_TABLE = "house-way-table"
 _ALIASES = {"medium-first": ("medium", "low", "high"), "high-first": ("high", "medium", "low")}
 
 
+class BuiltinWay:
+    """The back end of a way defined in the core (``_core.BUILTIN_WAYS``): classic or a
+    priority order.  :class:`~asiapoker._compile.CompiledWay` is the other back end, a way
+    stored as a class table; :class:`HouseWay` calls either through the same methods."""
+
+    __slots__ = ("code",)
+
+    def __init__(self, code: tuple[int, int, int, int]) -> None:
+        self.code = code
+
+    @property
+    def key(self) -> tuple[str, Any]:
+        """What the way does, as a value: its definition."""
+        return ("builtin", self.code)
+
+    table = None
+    cache_file = None
+
+    def setting(self, ids: tuple[int, ...], rules: Rules) -> Setting:
+        """The way's setting of seven checked ids."""
+        k, _ = _core.choose_one(ids, rules.low, *self.code)
+        if k < 0:  # pragma: no cover - every seven cards have a legal setting
+            raise HouseWayError(f"no legal setting for {ids}")
+        return setting_of_split(sorted(ids), k)          # k indexes the ascending order
+
+    def strengths(self, hands: npt.NDArray[Any], rules: Rules) -> npt.NDArray[np.int32]:
+        """(high, medium, low) strengths of the way's setting of each checked-shape row."""
+        out = np.empty((len(hands), 3), dtype=np.int32)
+        run_kernel(_core.house_way_kernel, hands, "hands", rules.low, *self.code, out)
+        return out
+
+    def class_table(self, rules: Rules) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+        """(sorted class keys, strengths per class), computed once per way and rule set."""
+        keys, reps = class_table()
+        key = (self.code, rules.low)
+        if key not in _BUILTIN_TABLES:
+            _BUILTIN_TABLES[key] = self.strengths(reps, rules)
+        return keys, _BUILTIN_TABLES[key]
+
+
 class HouseWay:
     """A house way: a rule that sets any seven cards to one legal setting.
 
-    Make one with :meth:`named` or :meth:`priority`; ``str(way)`` is its name.
+    Make one with :meth:`named` or :meth:`priority`; ``str(way)`` is its name.  What it does
+    lives in its back end: a way defined in the core, or one stored as a class table.
     """
 
-    __slots__ = ("_code", "_compiled", "card", "description", "name")
+    __slots__ = ("_way", "card", "description", "name")
 
     def __init__(self, name: str, code: tuple[int, int, int, int] | None, description: str,
                  compiled: CompiledWay | None = None, card: Card | None = None) -> None:
         self.name = name
         self.description = description
-        self._code = code
-        self._compiled = compiled
+        backend = compiled if compiled is not None else None if code is None else BuiltinWay(code)
+        if backend is None:
+            raise HouseWayError(f"house way {name!r} needs a definition or a table")
+        self._way: BuiltinWay | CompiledWay = backend
         self.card = card
 
     @classmethod
@@ -148,13 +191,13 @@ class HouseWay:
     def save(self, path: str | os.PathLike[str]) -> str:
         """Write a stored way (a class table) to an ``.npz`` file with its sha256 digest and
         description; returns the digest.  Built-in ways are names, not tables."""
-        if self._compiled is None:
+        table = self._way.table
+        if table is None:
             raise HouseWayError(f"{self.name!r} is a built-in way: nothing to save")
-        digest = self._compiled.digest
+        digest = splits_digest(table)
         identity = {"name": self.name, "description": self.description,
                     "splits_sha256": digest, "class_keys_sha256": keys_digest()}
-        _files.write(path, WAY_TABLE, identity, {"splits": self._compiled.splits},
-                     compress=True)
+        _files.write(path, WAY_TABLE, identity, {"splits": table}, compress=True)
         return digest
 
     @classmethod
@@ -224,18 +267,12 @@ class HouseWay:
         return self._set(to_ids(seven, 7, what="seven-card hand"), resolve(rules))[0]
 
     def _set(self, ids: tuple[int, ...], rules: Rules) -> tuple[Setting, tuple[int, int, int]]:
-        if self._compiled is not None:
-            setting = self._compiled.setting(ids, rules)
-            hml = setting.strengths(rules)
-            if not hml[0] > hml[1] > hml[2]:
-                raise HouseWayError(f"house way {self.name!r} sets {setting}, which is not "
-                                    f"legal ({rules.describe()})")
-            return setting, hml
-        assert self._code is not None
-        k, hml = _core.choose_one(ids, rules.low, *self._code)
-        if k < 0:  # pragma: no cover - every seven cards have a legal setting
-            raise HouseWayError(f"no legal setting for {ids}")
-        return setting_of_split(sorted(ids), k), hml     # k indexes the ascending order
+        setting = self._way.setting(ids, rules)
+        hml = setting.strengths(rules)
+        if not hml[0] > hml[1] > hml[2]:   # a table made under other rules, say
+            raise HouseWayError(f"house way {self.name!r} sets {setting}, which is not legal "
+                                f"({rules.describe()})")
+        return setting, hml
 
     def explain(self, seven: CardsLike, rules: Rules | None = None) -> tuple[Setting, str]:
         """The setting and a short reason a dealer could read: for a rack-card way, the rule
@@ -261,32 +298,26 @@ class HouseWay:
     def code(self) -> tuple[int, int, int, int] | None:
         """A built-in way's definition in the core (``_core.BUILTIN_WAYS``), None for a way
         stored as a class table."""
-        return self._code
+        return self._way.code
 
     @property
     def cache_file(self) -> Path | None:
         """The cache file of a way made by :meth:`from_function` (None without a cache)."""
-        return None if self._compiled is None else self._compiled.cache_file
+        return self._way.cache_file
 
     @property
     def table(self) -> npt.NDArray[np.uint8] | None:
         """A way stored as a class table: its split for each of the 829,504 classes (index
         into the sorted ids of the class representative, class-key order; read-only), as
         :meth:`from_table` takes it.  None for a built-in way."""
-        return None if self._compiled is None else self._compiled.splits
+        return self._way.table
 
     def strengths(self, hands: Any, rules: Rules | None = None) -> npt.NDArray[np.int32]:
         """The way's (high, medium, low) strengths for an n x 7 array of card ids: an n x 3
         int32 array, computed in the core with the GIL released (every row checked)."""
         r = resolve(rules)
         arr = as_card_array(hands, 7, "hands")
-        if self._compiled is not None:
-            _, out = self._compiled.lookup(arr, r)
-        else:
-            assert self._code is not None
-            out = np.empty((len(arr), 3), dtype=np.int32)
-            run_kernel(_core.house_way_kernel, arr, "hands", r.low, *self._code, out)
-        return out
+        return self._way.strengths(arr, r)
 
     def splits(self, hands: Any, rules: Rules | None = None) -> npt.NDArray[np.int16]:
         """The way's split of each row of an n x 7 array of card ids, as an index into
@@ -309,14 +340,7 @@ class HouseWay:
         read-only.  Cython code passes both to ``table_way7`` (``asiapoker/_core.pxd``) to
         set hands by any way, compiled ways included, without the GIL."""
         r = resolve(rules)
-        if self._compiled is not None:
-            keys, tri = self._compiled.keys, self._compiled.triples(r)
-        else:
-            keys, reps = class_table()
-            key = (self._code, r.low)
-            if key not in _BUILTIN_TABLES:        # computed once per way and rule set
-                _BUILTIN_TABLES[key] = self.strengths(reps, r)
-            tri = _BUILTIN_TABLES[key]
+        keys, tri = self._way.class_table(r)
         tri.setflags(write=False)
         return keys, tri
 
@@ -324,9 +348,7 @@ class HouseWay:
     def key(self) -> tuple[str, Any]:
         """What the way does, as a value: its table's digest for a stored way, its definition
         for a built-in one.  Two ways with one key set every hand alike."""
-        if self._compiled is not None:
-            return ("table", self._compiled.digest)
-        return ("builtin", self._code)
+        return self._way.key
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, HouseWay):
