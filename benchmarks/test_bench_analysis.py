@@ -8,14 +8,14 @@ import pytest
 from asiapoker.analysis import analyze, class_groups, player_classes
 from asiapoker.house_way import resolve_way
 from asiapoker.rules import Rules
-from asiapoker.solver import model
+from asiapoker.solver import dealer_model
 
 SHARD = "0/200"
 
 
 @pytest.mark.parametrize("way", ["standard", "classic"])
 def test_analyze_shard(benchmark, way):
-    model(resolve_way(way), Rules())           # built once, as in a full run
+    dealer_model(resolve_way(way), Rules())           # built once, as in a full run
     player_classes()
     a = benchmark.pedantic(analyze, args=(way,), kwargs={"shard": SHARD, "workers": 2,
                                                           "progress": False}, rounds=1)
@@ -36,7 +36,7 @@ def slice_2000():
 
 @pytest.mark.parametrize("kernel", ["solve_groups", "solve_rows"])
 def test_grouped_vs_per_hand(benchmark, slice_2000, kernel):
-    m = model(resolve_way("standard"), Rules())
+    m = dealer_model(resolve_way("standard"), Rules())
     out = np.empty((len(slice_2000), 105), dtype=np.int64)
     if kernel == "solve_rows":
         tot = np.empty(len(slice_2000), dtype=np.int64)

@@ -11,7 +11,7 @@ from asiapoker._standard import STANDARD
 from asiapoker.equilibrium import best_response_splits
 from asiapoker.house_way import card_table
 from asiapoker.rules import Rules
-from asiapoker.solver import model
+from asiapoker.solver import dealer_model
 
 SLICE = 2048
 
@@ -26,7 +26,7 @@ def classes():
 @pytest.mark.parametrize("way", ["classic", "equilibrium"])
 def test_best_response_slice(benchmark, classes, way):
     w = HouseWay.named(way)
-    model(w, Rules())                       # built once per process, as in a full run
+    dealer_model(w, Rules())                       # built once per process, as in a full run
     out = benchmark.pedantic(best_response_splits, args=(w, Rules(), "dealer", classes, 2),
                              rounds=3)
     assert len(out) == SLICE

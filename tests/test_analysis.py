@@ -35,7 +35,7 @@ from asiapoker.cards import parse_cards, to_ids
 from asiapoker.cli import main
 from asiapoker.house_way import resolve_way
 from asiapoker.rules import Rules, resolve
-from asiapoker.solver import DEALER_HANDS, model
+from asiapoker.solver import DEALER_HANDS, dealer_model
 
 SUIT_PERMS = list(itertools.permutations(range(4)))
 
@@ -129,7 +129,7 @@ def _slices():
 
 @pytest.mark.parametrize("way,a234", [("standard", "high"), ("classic", "low")])
 def test_solve_groups_equals_solve_rows(way, a234):
-    m = model(resolve_way(way), Rules(a234=a234))
+    m = dealer_model(resolve_way(way), Rules(a234=a234))
     for rows in _slices():
         a = np.empty((len(rows), 105), dtype=np.int64)
         b = np.empty((len(rows), 105), dtype=np.int64)
@@ -144,7 +144,7 @@ def test_solve_groups_any_order(rng):
     """Rows in any order (groups of one) give the same counts."""
     rows = _slices()[1][:120].copy()
     rng.shuffle(rows)
-    m = model(resolve_way("standard"), resolve(None))
+    m = dealer_model(resolve_way("standard"), resolve(None))
     a = np.empty((len(rows), 105), dtype=np.int64)
     b = np.empty((len(rows), 105), dtype=np.int64)
     m.solve_rows(rows, a, np.empty(len(rows), dtype=np.int64))
@@ -153,7 +153,7 @@ def test_solve_groups_any_order(rng):
 
 
 def test_solve_groups_rejects_bad_rows():
-    m = model(resolve_way("standard"), resolve(None))
+    m = dealer_model(resolve_way("standard"), resolve(None))
     rows = np.array([[0, 1, 2, 3, 4, 5, 5]], dtype=np.int8)
     assert m.solve_groups(rows, np.empty((1, 105), dtype=np.int64)) == 0
 

@@ -40,14 +40,14 @@ def test_cimported_core_agrees_with_the_python_api(fast_sim, way, code, a234):
     rng = np.random.default_rng(code)
     both = np.argsort(rng.random((3000, 53)), axis=1)[:, :14].astype(np.int8)
     dealer, player = np.ascontiguousarray(both[:, :7]), np.ascontiguousarray(both[:, 7:])
-    wins, legal, bonus = fast_sim.play(dealer, player, code, rules.low)
+    wins, legal, bonus = fast_sim.play(dealer, player, code, rules.a234_low)
     d = dealer_strengths(dealer, way, rules)
     p = dealer_strengths(player, way, rules)
     assert wins == int(((p > d).sum(1) >= 2).sum())
     assert legal == int(legal_splits(player, rules).sum())
     assert bonus == int((bonus_hands(player) >= 0).sum())
     with pytest.raises(ValueError, match="way must be 0, 1 or 2"):
-        fast_sim.play(dealer, player, 3, rules.low)
+        fast_sim.play(dealer, player, 3, rules.a234_low)
 
 
 @pytest.mark.parametrize(("way", "a234"), [("standard", "high"), ("equilibrium", "low"),

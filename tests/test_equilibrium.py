@@ -53,7 +53,7 @@ def _dealer_counts_by_enumeration(row, rules):
     """Every player hand from the other 46 cards, set by classic, walked one by one (the
     core's enumerating path); the dealer's count of each split computed here in numpy."""
     hvals, mvals, lvals, dense_h, dense_m = _dense_maps()
-    total, hist = _core.enumerate_dealer(tuple(row), rules.low, *CLASSIC.code, dense_h,
+    total, hist = _core.enumerate_dealer(tuple(row), rules.a234_low, *CLASSIC.code, dense_h,
                                          len(hvals), dense_m)
     hi, mi, li = np.nonzero(hist)
     count = hist[hi, mi, li]

@@ -13,21 +13,21 @@ from asiapoker._standard import STANDARD
 from asiapoker.cards import card_of
 from asiapoker.equilibrium import best_response_splits
 from asiapoker.house_way import card_table
-from asiapoker.rack import Card, Rule, apply_card
+from asiapoker.rack import RackCard, Rule, apply_card
 from tests import reference as ref
 from tests import reference_rack as rr
 
 DATA = Path(__file__).resolve().parents[1] / "src" / "asiapoker" / "data"
 
 # a hand-written card of three rules
-SMALL = Card("small", (
+SMALL = RackCard("small", (
     Rule("one pair", "MM H L H H H", (("group1", ">=", 10),)),
     Rule("one pair", "made"),
     Rule("two pairs", "HH MM L H H"),
 ))
 
 # rules on the yes/no features
-FLAGS = Card("flags", (
+FLAGS = RackCard("flags", (
     Rule("one pair", "MM L H H H H", (("made_pair", "==", 1),)),
     Rule("one pair", "made-low", (("made_pair", "==", 0), ("flush", "==", 1))),
     Rule("one pair", "made-high", (("made_low", ">=", 9),)),
@@ -164,7 +164,7 @@ def test_bad_rules():
         Rule("one pair", "made", (("group1", ">=", 1),))
     with pytest.raises(HouseWayError, match="0 or 1"):
         Rule("one pair", "made", (("joker", "==", 2),))
-    with pytest.raises(HouseWayError, match=r"rack\.Card"):
+    with pytest.raises(HouseWayError, match=r"rack\.RackCard"):
         HouseWay.from_card("not a card")  # type: ignore[arg-type]
 
 

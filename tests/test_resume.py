@@ -17,7 +17,7 @@ from asiapoker import HouseWay, Rules, _core
 from asiapoker._runs import RunDir
 from asiapoker.analysis import analyze
 from asiapoker.errors import RunError
-from asiapoker.solver import model
+from asiapoker.solver import dealer_model
 
 SHARD = "7/350"            # two chunks, a few seconds
 
@@ -126,7 +126,7 @@ def test_a_run_directory_of_another_call_is_refused(first):
 
 def _kernels():
     """Every entry point of the core that takes rows of card ids: name -> call on rows."""
-    m = model(HouseWay.named("classic"), Rules())
+    m = dealer_model(HouseWay.named("classic"), Rules())
     keys, tri = HouseWay.named("classic").class_table()
     n = 2
     return {
@@ -206,7 +206,7 @@ def test_threads_share_one_model():
     sys.modules["asiapoker.house_way"]._STORED.clear()      # a fresh process, as it were
     got = []
     threads = [threading.Thread(target=lambda: got.append(
-        solver.model(HouseWay.named("equilibrium"), Rules()))) for _ in range(8)]
+        solver.dealer_model(HouseWay.named("equilibrium"), Rules()))) for _ in range(8)]
     for t in threads:
         t.start()
     for t in threads:

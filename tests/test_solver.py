@@ -119,10 +119,10 @@ def test_suit_permuted_hands_give_identical_results(rng):
 
 def test_dealer_distribution_always_sums_to_c46_7(rng):
     from asiapoker.house_way import CLASSIC
-    from asiapoker.solver import model
+    from asiapoker.solver import dealer_model
 
     for a234 in ("high", "low"):
-        m = model(CLASSIC, Rules(a234=a234))
+        m = dealer_model(CLASSIC, Rules(a234=a234))
         for _ in range(50):
             seven = tuple(rng.choice(53, 7, replace=False).tolist())
             dist = m.dealer_distribution(seven)
@@ -225,12 +225,12 @@ def test_model_cache_is_bounded_and_shared_across_threads():
     from concurrent.futures import ThreadPoolExecutor
 
     from asiapoker import HouseWay
-    from asiapoker.solver import _MODELS, MAX_MODELS, model
+    from asiapoker.solver import _MODELS, MAX_MODELS, dealer_model
 
     ways = [HouseWay.priority(*o) for o in (("high", "low", "medium"), ("low", "high", "medium"),
                                              ("low", "medium", "high"))]
     with ThreadPoolExecutor(4) as pool:
-        got = list(pool.map(lambda w: model(w, Rules()), ways * 4))
+        got = list(pool.map(lambda w: dealer_model(w, Rules()), ways * 4))
     for i in range(len(ways)):
         assert all(m is got[i] for m in got[i::3])     # one model per way, whatever the thread
     assert len(_MODELS) <= MAX_MODELS

@@ -18,7 +18,7 @@ from asiapoker.cli import main
 from asiapoker.errors import HouseWayError
 from asiapoker.house_way import house_way_splits
 from asiapoker.pricing import price
-from asiapoker.rack import Card, Rule
+from asiapoker.rack import RackCard, Rule
 from asiapoker.setting import setting_of_split
 from asiapoker.solver import DEALER_HANDS
 from asiapoker.strategy import (
@@ -32,7 +32,7 @@ from . import reference as ref
 from .reference_rack import rack_setting
 
 # three rules, written by hand
-THREE = Card("three-rules", (
+THREE = RackCard("three-rules", (
     Rule("one pair", "HH M L M H H"),                  # pair high; singles 1, 3 medium; 2 low
     Rule("no pair", "best LMH", (("single1", ">=", 14),)),
     Rule("two pairs", "HH MM H H L"),                   # high pair high, low pair medium
@@ -72,7 +72,7 @@ def test_three_rule_card_by_hand(hand, setting, rule):
 
 def test_rules_agree_with_the_reference(rng):
     """Which rule decides and what it sets, on random hands, equal the plain reference."""
-    card = Card("ref", (
+    card = RackCard("ref", (
         Rule("one pair", "made", (("made", "==", 1),)),
         Rule("one pair", "MM H L H H H", (("group1", ">=", 10),)),
         Rule("two pairs", "HL MM H H H"),
@@ -111,7 +111,7 @@ def test_the_search_counts_each_hand_as_the_card_it_returns_sets_it(way):
     predicted = np.full(len(rows), np.nan)
     rules = search(hand_facts(rows), counts, 25, min_gain=1e-6, min_default=0.002,
                    fallback=b.house_way.astype(np.int64), cost_out=predicted)
-    card = Card("t", tuple(rules), "house-way")
+    card = RackCard("t", tuple(rules), "house-way")
     k, _ = card_splits(card, rows, way=way)
     actual = b.best_wins - counts[np.arange(len(rows)), k]
     assert np.array_equal(predicted, actual.astype(float))
@@ -125,9 +125,9 @@ def test_card_json_round_trip_and_errors():
     with pytest.raises(HouseWayError, match="unknown shape"):
         card_from_json(json.dumps({"name": "x", "rules": [["five pairs", "best LMH", []]]}))
     with pytest.raises(HouseWayError, match="unknown fallback"):
-        Card("x", (), "whatever")
+        RackCard("x", (), "whatever")
     with pytest.raises(HouseWayError, match="falls back on the house way"):
-        HouseWay.from_card(Card("x", (), "house-way"))
+        HouseWay.from_card(RackCard("x", (), "house-way"))
 
 
 @pytest.fixture(scope="module")
@@ -172,7 +172,7 @@ def test_exact_price_from_a_shard_equals_solve(small_card, tmp_path, rng):
     with pytest.raises(ValueError, match="not finished"):
         price(card, "classic", run=tmp_path)
     with pytest.raises(ValueError, match="player='strategy:"):
-        price(Card("other", ()), "classic", run=tmp_path)
+        price(RackCard("other", ()), "classic", run=tmp_path)
 
 
 def test_card_in_simulate_agrees_with_its_exact_ev():
@@ -219,7 +219,7 @@ def test_card_splits_any_row_order(rng):
     for a, b, ka, kb in zip(rows, shuffled, k1, k2, strict=True):
         assert setting_of_split(list(a), int(ka)) == setting_of_split(list(b), int(kb))
     hw = house_way_splits(rows, "classic")
-    k3, _ = card_splits(Card("hw", (), "house-way"), rows, None, "classic")
+    k3, _ = card_splits(RackCard("hw", (), "house-way"), rows, None, "classic")
     assert (k3 == hw).all()
     assert DEALER_HANDS == 53_524_680
 

@@ -28,7 +28,7 @@ from asiapoker import HouseWay
 from asiapoker.analysis import random_hands
 from asiapoker.card_search import search
 from asiapoker.equilibrium import best_response_splits
-from asiapoker.rack import Card, hand_facts
+from asiapoker.rack import RackCard, hand_facts
 from asiapoker.rules import Rules
 from asiapoker.solver import count_splits
 
@@ -87,7 +87,7 @@ def main() -> int:
                    mix=args.mix, log=log)
     for line in log:
         print(line, file=sys.stderr)
-    card = Card(args.name, tuple(rules))
+    card = RackCard(args.name, tuple(rules))
     src = ['"""The rack card of the built-in house way "standard" (see asiapoker.rack), derived',
            "by::", "",
            f"    python tools/derive_rack.py --against {args.against} --hands {args.hands} \\",
@@ -95,7 +95,8 @@ def main() -> int:
            f"--mix {args.mix} \\",
            f"        --min-gain {args.min_gain} --out src/asiapoker/_standard.py", "",
            "See docs/house-ways.md for the rules in words.", '"""', "",
-           "from .rack import Card, Rule", "", "STANDARD = Card(", f"    {args.name!r},", "    ("]
+           "from .rack import RackCard, Rule", "", "STANDARD = RackCard(", f"    {args.name!r},",
+           "    ("]
     for r in rules:
         line = f"        Rule({r.shape!r}, {r.placement!r}, {r.conditions!r}),"
         if len(line) > 99:

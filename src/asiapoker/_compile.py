@@ -26,7 +26,7 @@ import numpy.typing as npt
 from . import _core, _files
 from ._classes import class_representatives
 from ._progress import Progress
-from ._validate import run_kernel, whole
+from ._validate import run_kernel, whole_number
 from .cards import Card, card_of
 from .errors import AsiaPokerError, FileError, HouseWayError
 from .rules import Rules
@@ -125,7 +125,7 @@ class CompiledWay:
         arr = np.array([ids], dtype=np.int64)
         tri = self.strengths(arr, rules)
         k = np.empty(1, dtype=np.int16)
-        run_kernel(_core.match_split_kernel, arr, "hands", rules.low, tri, k)
+        run_kernel(_core.match_split_kernel, arr, "hands", rules.a234_low, tri, k)
         return setting_of_split(ids, int(k[0]))
 
     def split_of(self, ids: tuple[int, ...], setting: Setting) -> int:
@@ -137,7 +137,7 @@ class CompiledWay:
     def triples(self, rules: Rules) -> npt.NDArray[np.int32]:
         """(high, medium, low) strengths of every class's answer under ``rules``; raises if an
         answer is illegal under them."""
-        tri = self._tri.get(rules.low)
+        tri = self._tri.get(rules.a234_low)
         if tri is None:
             tri = chosen_strengths(self.reps, self.splits, rules)
             illegal = np.flatnonzero(~((tri[:, 0] > tri[:, 1]) & (tri[:, 1] > tri[:, 2])))
@@ -148,7 +148,7 @@ class CompiledWay:
                 raise HouseWayError(
                     f"house way {self.name!r} sets {' '.join(str(card_of(c)) for c in ids)} "
                     f"as {setting}, which is not legal ({rules.describe()})")
-            self._tri[rules.low] = tri
+            self._tri[rules.a234_low] = tri
         return tri
 
     def lookup(self, hands: npt.NDArray[Any], rules: Rules) -> tuple[int, npt.NDArray[np.int32]]:
@@ -259,7 +259,7 @@ def compile_way(fn: WayFunction, name: str, cache_key: str | None, cache_dir: Pa
     """Ask ``fn`` once per class (or load its cached answers) and check it on a sample."""
     if not callable(fn):
         raise HouseWayError(f"from_function needs a callable, got {fn!r}")
-    whole(check, "check (how many sample hands to check the way on)", 0, MAX_CHECK,
+    whole_number(check, "check (how many sample hands to check the way on)", 0, MAX_CHECK,
           HouseWayError)
     keys, reps = class_table()
     identity = {"name": name, "cache_key": cache_key, "function": function_identity(fn),

@@ -8,9 +8,9 @@ by::
 See docs/house-ways.md for the rules in words.
 """
 
-from .rack import Card, Rule
+from .rack import RackCard, Rule
 
-STANDARD = Card(
+STANDARD = RackCard(
     'standard',
     (
         Rule('no pair', 'best LMH',

@@ -2,7 +2,7 @@
 calls the core, so that bad input is a :class:`ValueError` subclass naming the offending thing
 and nothing reaches C unchecked.
 
->>> whole(0, "seeds", 1)
+>>> whole_number(0, "seeds", 1)
 Traceback (most recent call last):
 ...
 asiapoker.errors.AsiaPokerError: seeds must be a whole number >= 1, got 0
@@ -23,15 +23,15 @@ import numpy.typing as npt
 from .cards import card_of
 from .errors import AsiaPokerError, CardError, DuplicateCardError, HandSizeError, StrategyError
 
-__all__ = ["as_card_array", "bad_row_error", "call_user", "checked", "index_array", "run_kernel",
-           "whole"]
+__all__ = ["as_card_array", "bad_row_error", "call_user", "index_array", "raise_bad_row",
+           "run_kernel", "whole_number"]
 
 # the integer types the core's kernels take without a copy
 _KERNEL_DTYPES = (np.int8, np.uint8, np.int16, np.int32, np.int64)
 
 
-def whole(value: Any, what: str, lo: int = 1, hi: int | None = None,
-          error: type[AsiaPokerError] = AsiaPokerError) -> int:
+def whole_number(value: Any, what: str, lo: int = 1, hi: int | None = None,
+                 error: type[AsiaPokerError] = AsiaPokerError) -> int:
     """``value`` if it is an int (not a bool) in lo..hi, else ``error`` naming ``what``."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo or (
             hi is not None and value > hi):
@@ -73,7 +73,7 @@ def bad_row_error(arr: npt.NDArray[Any], row: int, what: str) -> CardError:
     return DuplicateCardError(f"{what} row {row}: {name}")
 
 
-def checked(bad: int, arr: npt.NDArray[Any], what: str) -> None:
+def raise_bad_row(bad: int, arr: npt.NDArray[Any], what: str) -> None:
     """Raise for the first bad row a kernel reported (``bad`` >= 0); -1 means all are good,
     and ``-2 - row`` is a row with no class (which a checked row always has)."""
     if bad >= 0:
@@ -87,7 +87,7 @@ def run_kernel(kernel: Callable[..., int], hands: npt.NDArray[Any], what: str,
     """Call a core kernel on ``hands`` (its first argument; every kernel checks its rows and
     returns the first bad one, or -1) and raise the error of the row it reports.  Every call
     of a kernel in the package goes through here, so no result goes unchecked."""
-    checked(kernel(hands, *args), hands, what)
+    raise_bad_row(kernel(hands, *args), hands, what)
 
 
 def call_user(fn: Callable[..., Any], what: str, *args: Any) -> Any:

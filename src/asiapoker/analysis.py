@@ -35,7 +35,7 @@ from ._runs import (
     shard_chunks,
     write_summary,
 )
-from ._validate import as_card_array, run_kernel, whole
+from ._validate import as_card_array, run_kernel, whole_number
 from .equilibrium import way_digest
 from .errors import AsiaPokerError, MissingExtraError, require_extra
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, house_way_splits, resolve_way
@@ -44,7 +44,7 @@ from .rack import SHAPES, hand_facts
 from .rules import Rules, resolve
 from .sampling import Z95, Estimate, Exploitability, exploitability, random_hands
 from .simulation import strategy_splits
-from .solver import DEALER_HANDS, model, solve_many
+from .solver import DEALER_HANDS, dealer_model, solve_many
 from .suit_classes import (
     PLAYER_HANDS,
     class_codes,
@@ -315,7 +315,7 @@ def solve_classes(hands: npt.NDArray[np.int8], way: HouseWay, rules: Rules,
     into :data:`~asiapoker.SPLIT_POSITIONS` of each row).  Rows that share a rank multiset
     should be adjacent (as in :func:`player_classes`); any order gives the same answer."""
     wins = np.empty((len(hands), 105), dtype=np.int64)
-    run_kernel(model(way, rules).solve_groups, hands, "hands", wins)
+    run_kernel(dealer_model(way, rules).solve_groups, hands, "hands", wins)
     rows = np.arange(len(hands))
     best = np.argmax(wins, axis=1)
     hw = house_way_splits(hands, way, rules)
@@ -368,12 +368,12 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
     label, strategy = _resolve_player(player)
     w, r = resolve_way(way), resolve(rules)
     pays = Fraction(r.pays)
-    workers = whole((os.cpu_count() or 1) if workers is None else workers, "workers")
+    workers = whole_number((os.cpu_count() or 1) if workers is None else workers, "workers")
     players = ["optimal", "house-way"] + (["strategy"] if strategy is not None else [])
     meta = {"way_name": w.name, "player_label": label}
     if sample is not None:
-        return _sample(w, r, label, strategy, players, whole(sample, "sample", 2),
-                       whole(seed, "seed", 0), workers)
+        return _sample(w, r, label, strategy, players, whole_number(sample, "sample", 2),
+                       whole_number(seed, "seed", 0), workers)
     sh = parse_shard(shard)
     if parquet:
         require_extra("pyarrow", "parquet")
@@ -392,7 +392,7 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
     totals = _Totals(players)
     t0 = time.perf_counter()
     if client is None:
-        model(w, r)                                  # build the tables once, before threads
+        dealer_model(w, r)                                  # build the tables once, before threads
     bar = chunk_bar(len(mine), len(mine) - len(todo), progress)
     held: dict[int, dict[str, npt.NDArray[Any]]] = {}
     try:

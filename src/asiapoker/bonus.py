@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._classes import flush_classes, flush_rep, multisets, rank_counts, rank_rep
-from ._validate import as_card_array, run_kernel, whole
+from ._validate import as_card_array, run_kernel, whole_number
 from .cards import CardsLike, to_ids
 from .errors import BonusError
 
@@ -186,7 +186,7 @@ def bonus_payouts(hands: Any, table: TableLike = "A", wager: Any = 1,
         raise BonusError(f"wager must be whole amounts >= 1, got {shown}"
                          + ("" if w.ndim == 0 else f" for {len(codes)} hands"))
     if limit is not None:
-        whole(limit, "limit", 1, error=BonusError)
+        whole_number(limit, "limit", 1, error=BonusError)
     if w.size and int(w.max()) > 2**62 // max(t.pays.values()):
         raise BonusError("wager is too large to pay in 64-bit integers")
     odds = np.array([t.pays.get(c, -1) for c in BONUS_CATEGORIES] + [-1], dtype=np.int64)

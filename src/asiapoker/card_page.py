@@ -17,7 +17,7 @@ from .errors import require_extra
 from .house_way import WayLike
 from .pricing import Pricing
 from .rack import (
-    Card,
+    RackCard,
 )
 from .rules import Rules
 from .setting import setting_of_split
@@ -32,7 +32,7 @@ __all__ = ["write_card"]
 _SUIT_SYM = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
 
-def _examples(card: Card, rules: Rules, way: WayLike, n: int = 4000,
+def _examples(card: RackCard, rules: Rules, way: WayLike, n: int = 4000,
               seed: int = 2) -> dict[int, str]:
     """An example hand for each rule (and the fallback, -1), set by the card."""
     rows = random_hands(n, seed)
@@ -66,7 +66,7 @@ def _card_html(text: str) -> str:
     return ' <span class="bar">|</span> '.join(parts)
 
 
-def write_card(card: Card, pricing: Pricing, out: str | Path,
+def write_card(card: RackCard, pricing: Pricing, out: str | Path,
                generated: Generated | None = None) -> list[Path]:
     """card.json, card.md, card.html (one printable page), cost-per-rule.png/.svg (needs
     matplotlib) and card.pdf when a headless Chromium is on the PATH; returns the paths."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import whole
+from ._validate import whole_number
 from .analysis import random_hands
 from .errors import HouseWayError
 from .house_way import DEFAULT_WAY, WayLike, resolve_way
@@ -31,8 +31,8 @@ from .rack import (
     PRIORITY_PLACEMENTS,
     SHAPE_SIZES,
     SHAPES,
-    Card,
     HandFacts,
+    RackCard,
     Rule,
     best_split,
     feature_mask,
@@ -266,7 +266,7 @@ class Generated:
     """A generated card and how: the way and rules it plays against, the sample (``hands``
     random hands, ``seed``) and the search's log (each rule's saving on the sample)."""
 
-    card: Card
+    card: RackCard
     way: str
     rules: Rules
     hands: int
@@ -282,11 +282,11 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
     hand on two cores).  Hands no rule fits are set by ``fallback``: as the house way does
     (the default: the card lists where to leave the house way), or a priority placement."""
 
-    whole(max_rules, "max_rules")
-    whole(hands, "hands")
-    whole(seed, "seed", 0)
+    whole_number(max_rules, "max_rules")
+    whole_number(hands, "hands")
+    whole_number(seed, "seed", 0)
     w, r = resolve_way(way), resolve(rules)
-    workers = whole((os.cpu_count() or 1) if workers is None else workers, "workers")
+    workers = whole_number((os.cpu_count() or 1) if workers is None else workers, "workers")
     if fallback not in FALLBACKS:
         raise HouseWayError(f"unknown fallback {fallback!r} (one of: {', '.join(FALLBACKS)})")
     rows = random_hands(hands, seed)
@@ -301,5 +301,5 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
     log: list[str] = []
     found = search(f, counts, max_rules, min_gain=1e-5, min_default=0.0005, fallback=fb,
                    log=log)
-    card = Card(name or f"card-{w.name}-{max_rules}", tuple(found), fallback)
+    card = RackCard(name or f"card-{w.name}-{max_rules}", tuple(found), fallback)
     return Generated(card, w.name, r, hands, seed, tuple(log))

@@ -28,7 +28,7 @@ from .equilibrium import Iteration, best_response, equilibrium
 from .errors import AsiaPokerError, HouseWayError
 from .house_way import DEFAULT_WAY, STORED_WAYS, HouseWay
 from .pricing import price
-from .rack import Card as RackCard
+from .rack import RackCard
 from .ranks import rank
 from .rules import Rules
 from .setting import Setting, is_legal, settle, splits

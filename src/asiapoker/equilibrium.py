@@ -46,7 +46,7 @@ from ._compile import (
     splits_digest,
 )
 from ._progress import Progress
-from ._validate import whole
+from ._validate import whole_number
 from .errors import AsiaPokerError, HouseWayError
 from .house_way import HouseWay, WayLike, house_way_splits, resolve_way
 from .rules import Rules, resolve
@@ -135,7 +135,7 @@ def best_response(way: WayLike, rules: Rules | None = None, *, side: Side = "dea
     w = resolve_way(way)
     if workers is None:
         workers = os.cpu_count() or 1
-    workers = whole(workers, "workers", error=HouseWayError)
+    workers = whole_number(workers, "workers", error=HouseWayError)
     _keys, reps = class_table()
     source = way_digest(w, r)
     name = f"{side}-best-response({w.name})"
@@ -203,7 +203,7 @@ def equilibrium(start: WayLike = "classic", rules: Rules | None = None, *,
     iterate comes back (a cycle), or ``max_iterations`` steps; ``report(i, step)`` is called
     after each step."""
     r = resolve(rules)
-    whole(max_iterations, "max_iterations", error=HouseWayError)
+    whole_number(max_iterations, "max_iterations", error=HouseWayError)
     way = resolve_way(start)
     steps = [Iteration(way, 0.0, way_digest(way, r))]
     seen = {steps[0].digest: 0}

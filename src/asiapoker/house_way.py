@@ -49,7 +49,7 @@ from ._compile import (
 from ._validate import as_card_array, index_array, run_kernel
 from .cards import CardsLike, to_ids
 from .errors import FileError, HouseWayError
-from .rack import SHAPES, Card, apply_card
+from .rack import SHAPES, RackCard, apply_card
 from .ranks import CATEGORIES
 from .rules import Rules, resolve
 from .setting import Setting, setting_of_split, split_in_row_order
@@ -82,7 +82,7 @@ class BuiltinWay:
 
     def setting(self, ids: tuple[int, ...], rules: Rules) -> Setting:
         """The way's setting of seven checked ids."""
-        k, _ = _core.choose_one(ids, rules.low, *self.code)
+        k, _ = _core.choose_one(ids, rules.a234_low, *self.code)
         if k < 0:  # pragma: no cover - every seven cards have a legal setting
             raise HouseWayError(f"no legal setting for {ids}")
         return setting_of_split(sorted(ids), k)          # k indexes the ascending order
@@ -90,13 +90,13 @@ class BuiltinWay:
     def strengths(self, hands: npt.NDArray[Any], rules: Rules) -> npt.NDArray[np.int32]:
         """(high, medium, low) strengths of the way's setting of each checked-shape row."""
         out = np.empty((len(hands), 3), dtype=np.int32)
-        run_kernel(_core.house_way_kernel, hands, "hands", rules.low, *self.code, out)
+        run_kernel(_core.house_way_kernel, hands, "hands", rules.a234_low, *self.code, out)
         return out
 
     def class_table(self, rules: Rules) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
         """(sorted class keys, strengths per class), computed once per way and rule set."""
         keys, reps = class_table()
-        key = (self.code, rules.low)
+        key = (self.code, rules.a234_low)
         if key not in _BUILTIN_TABLES:
             _BUILTIN_TABLES[key] = self.strengths(reps, rules)
         return keys, _BUILTIN_TABLES[key]
@@ -112,7 +112,7 @@ class HouseWay:
     __slots__ = ("_way", "card", "description", "name")
 
     def __init__(self, name: str, code: tuple[int, int, int, int] | None, description: str,
-                 compiled: CompiledWay | None = None, card: Card | None = None) -> None:
+                 compiled: CompiledWay | None = None, card: RackCard | None = None) -> None:
         self.name = name
         self.description = description
         backend = compiled if compiled is not None else None if code is None else BuiltinWay(code)
@@ -127,7 +127,7 @@ class HouseWay:
                       cache_dir: str | os.PathLike[str] | None = None,
                       progress: bool | None = None, check: int = 400) -> HouseWay:
         """A house way from a Python function of the seven cards (a tuple of
-        :class:`~asiapoker.Card`) that returns a :class:`~asiapoker.Setting` or its three
+        :class:`~asiapoker.RackCard`) that returns a :class:`~asiapoker.Setting` or its three
         hands.
 
         The function is asked once for each of the 829,504 classes of seven cards (a rank
@@ -174,12 +174,12 @@ class HouseWay:
         return cls(name, None, description or f"stored way {name!r}", compiled)
 
     @classmethod
-    def from_card(cls, card: Card, name: str | None = None, description: str = "") -> HouseWay:
+    def from_card(cls, card: RackCard, name: str | None = None, description: str = "") -> HouseWay:
         """A way that sets hands by a rack card (:mod:`asiapoker.rack`), compiled to a class
         table (about half a minute) so it runs in the core; :meth:`explain` names the rule
         that decided."""
-        if not isinstance(card, Card):
-            raise HouseWayError(f"from_card needs an asiapoker.rack.Card, got {card!r}")
+        if not isinstance(card, RackCard):
+            raise HouseWayError(f"from_card needs an asiapoker.rack.RackCard, got {card!r}")
         if card.fallback == "house-way":
             raise HouseWayError(f"card {card.name!r} falls back on the house way: a house way "
                                 "needs a card that sets every hand itself")
@@ -330,7 +330,7 @@ class HouseWay:
         order = np.argsort(arr, axis=1, kind="stable")
         ordered = np.ascontiguousarray(np.take_along_axis(arr, order, axis=1))
         out = np.empty(len(arr), dtype=np.int16)
-        run_kernel(_core.match_split_kernel, ordered, "hands", r.low, tri, out)
+        run_kernel(_core.match_split_kernel, ordered, "hands", r.a234_low, tri, out)
         return split_in_row_order(order, out)
 
     def class_table(self, rules: Rules | None = None
@@ -401,7 +401,7 @@ def _stored_way(name: str) -> HouseWay:
         return way
 
 
-def card_table(card: Card) -> npt.NDArray[np.uint8]:
+def card_table(card: RackCard) -> npt.NDArray[np.uint8]:
     """The class table of a rack card: its split for every class, in class-key order."""
     _, reps = class_table()
     out = np.empty(len(reps), dtype=np.uint8)

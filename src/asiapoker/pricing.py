@@ -17,13 +17,13 @@ import numpy as np
 import numpy.typing as npt
 
 from ._runs import RUN_FILE, RunDir, chunk_bounds
-from ._validate import whole
+from ._validate import whole_number
 from .analysis import class_groups, player_classes, random_hands
 from .cards import Card as PlayingCard
 from .errors import AsiaPokerError
 from .house_way import DEFAULT_WAY, WayLike, resolve_way
 from .rack import (
-    Card,
+    RackCard,
     apply_card,
 )
 from .rules import Rules, resolve
@@ -53,7 +53,7 @@ class Pricing:
     hands).  ``worst``: (hand, share of hands, ev lost per hand) of the biggest mistakes,
     weighted by frequency."""
 
-    card: Card
+    card: RackCard
     way: str
     rules: Rules
     exact: bool
@@ -117,7 +117,7 @@ class _PriceSums:
                        if loss[t] > 0]
         self.worst = sorted(self.worst, key=lambda x: -x[0])[:20]
 
-    def pricing(self, card: Card, way: str, rules: Rules, exact: bool, hands: int,
+    def pricing(self, card: RackCard, way: str, rules: Rules, exact: bool, hands: int,
                 se: dict[str, float]) -> Pricing:
         pays = Fraction(rules.pays)
         scale = pays + 1
@@ -135,7 +135,7 @@ class _PriceSums:
         return Pricing(card, way, rules, exact, hands, ev, se, tuple(per_rule), worst)
 
 
-def price(card: Card, way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
+def price(card: RackCard, way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
           run: str | Path | None = None, partial: bool = False, hands: int = 20_000,
           seed: int = 1, workers: int | None = None) -> Pricing:
     """Price ``card`` against ``way``: exactly from ``run`` (the directory of a finished
@@ -173,8 +173,8 @@ def price(card: Card, way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
                      d["player_wins"], rule)
         return sums.pricing(card, w.name, r, not missing, sums.n, {})
 
-    whole(hands, "hands", 2)
-    workers = whole((os.cpu_count() or 1) if workers is None else workers, "workers")
+    whole_number(hands, "hands", 2)
+    workers = whole_number((os.cpu_count() or 1) if workers is None else workers, "workers")
     rows = random_hands(hands, seed)
     solved = solve_many(rows, w, r, workers=workers)
     best, hw = solved.best_wins, solved.house_way_wins

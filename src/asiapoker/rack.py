@@ -54,7 +54,7 @@ from .errors import HouseWayError
 from .rules import Rules, resolve
 from .setting import SPLIT_POSITIONS
 
-__all__ = ["FALLBACKS", "SHAPES", "Card", "Rule", "apply_card", "hand_facts", "placement_text"]
+__all__ = ["FALLBACKS", "SHAPES", "RackCard", "Rule", "apply_card", "hand_facts", "placement_text"]
 
 #: Shapes by their group sizes, largest first.
 SHAPES: dict[tuple[int, ...], str] = {
@@ -226,7 +226,7 @@ FALLBACKS = (*PRIORITY_PLACEMENTS, "house-way")
 
 
 @dataclass(frozen=True, slots=True)
-class Card:
+class RackCard:
     """A rack card: a name, its rules in order, and what it does with hands no rule fits
     (``fallback``: ``"best MLH"``, the legal setting with the best medium, then low, then high
     hand; any priority placement; or, for a player's strategy card, ``"house-way"``)."""
@@ -303,7 +303,7 @@ def hand_facts(rows: npt.NDArray[Any], rules: Rules | None = None) -> HandFacts:
         feature[:, 3 + j] = np.where(ok, np.take_along_axis(granks, np.minimum(col, 12)[:, None],
                                                             axis=1)[:, 0], 0)
     tri = np.empty((n, 105, 3), dtype=np.int32)
-    run_kernel(_core.split_strengths_kernel, rows, "hands", r.low, tri)
+    run_kernel(_core.split_strengths_kernel, rows, "hands", r.a234_low, tri)
     legal = (tri[:, :, 0] > tri[:, :, 1]) & (tri[:, :, 1] > tri[:, :, 2])
     made = legal & np.isin(tri[:, :, 0] >> 16, _MADE)
     feature[:, 7] = made.any(axis=1)
@@ -368,7 +368,7 @@ def condition_mask(facts: HandFacts, cond: tuple[str, str, int]) -> npt.NDArray[
     return feature_mask(facts.feature, (cond,))
 
 
-def apply_card(card: Card, rows: npt.NDArray[Any], rules: Rules | None = None,
+def apply_card(card: RackCard, rows: npt.NDArray[Any], rules: Rules | None = None,
                facts: HandFacts | None = None) -> tuple[npt.NDArray[np.int64],
                                                         npt.NDArray[np.int64]]:
     """(split, rule) per row of seven checked ids (split order: the row's ids sorted): the

@@ -140,7 +140,7 @@ def rank(cards: CardsLike, rules: Rules | None = None) -> HandRank:
 
     The joker is an ace, and in a 4-card hand may complete a straight or flush (rule 2.2).
     """
-    low = resolve(rules).low
+    low = resolve(rules).a234_low
     ids = to_ids(cards, (1, 2, 4))
     return HandRank(_core.strength(ids, low), tuple(card_of(i) for i in ids), bool(low))
 
@@ -151,7 +151,7 @@ def strengths(hands: Any, rules: Rules | None = None) -> npt.NDArray[np.int32]:
     >>> strengths(np.array([[51, 47, 43, 39], [0, 1, 2, 3]])).tolist()  # royal flush, four 2s
     [524288, 397312]
     """
-    low = resolve(rules).low
+    low = resolve(rules).a234_low
     arr = as_card_array(hands, (1, 2, 4), "hands")
     out = np.empty(arr.shape[0], dtype=np.int32)
     run_kernel(_core.strengths_kernel, arr, "hands", low, out)

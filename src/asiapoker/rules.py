@@ -47,8 +47,8 @@ class Rules:
         object.__setattr__(self, "pays", float(pays))
 
     @property
-    def low(self) -> int:
-        """1 when A-2-3-4 ranks lowest, else 0 (the core's table selector)."""
+    def a234_low(self) -> int:
+        """1 when A-2-3-4 ranks lowest, else 0: the flag the core's functions take."""
         return 1 if self.a234 == "low" else 0
 
     def to_dict(self) -> dict[str, str | float]:

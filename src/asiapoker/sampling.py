@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import whole
+from ._validate import whole_number
 from .house_way import DEFAULT_WAY, WayLike, resolve_way
 from .rules import Rules, resolve
 from .solver import DEALER_HANDS, solve_many
@@ -109,8 +109,8 @@ def exploitability(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, ha
                    seed: int = 0, workers: int | None = None) -> Exploitability:
     """Exploitability of ``way`` and both house edges, from ``hands`` random hands solved
     exactly (about 0.4 ms a hand on two cores)."""
-    whole(hands, "hands", 2)
-    whole(seed, "seed", 0)
+    whole_number(hands, "hands", 2)
+    whole_number(seed, "seed", 0)
     r = resolve(rules)
     w = resolve_way(way)
     rows = random_hands(hands, seed)

@@ -150,7 +150,7 @@ class Setting:
 
     def strengths(self, rules: Rules | None = None) -> tuple[int, int, int]:
         """The (high, medium, low) strengths on the shared scale."""
-        low = resolve(rules).low
+        low = resolve(rules).a234_low
         s = self._cache[low]
         if s is None:
             ids = self._ids
@@ -165,7 +165,7 @@ class Setting:
     def ranks(self, rules: Rules | None = None) -> tuple[HandRank, HandRank, HandRank]:
         """The three hands' :class:`HandRank` (high, medium, low)."""
         h, m, lo = self.strengths(rules)
-        low = resolve(rules).low == 1
+        low = resolve(rules).a234_low == 1
         return (
             HandRank(h, self.high, low),
             HandRank(m, self.medium, low),
@@ -235,7 +235,7 @@ def split_strengths(seven: CardsLike, rules: Rules | None = None) -> list[tuple[
     :data:`SPLIT_POSITIONS` order (computed in the core: cheap enough for a user-written house
     way to call on every hand)."""
     ids = to_ids(seven, 7, what="seven-card hand")
-    return list(zip(*_core.split_strengths(ids, resolve(rules).low), strict=True))
+    return list(zip(*_core.split_strengths(ids, resolve(rules).a234_low), strict=True))
 
 
 def is_legal(setting: SettingLike, rules: Rules | None = None) -> bool:
@@ -255,7 +255,7 @@ def chosen_strengths(hands: npt.NDArray[Any], splits: npt.NDArray[Any],
                      rules: Rules | None = None) -> npt.NDArray[np.int32]:
     """(high, medium, low) strengths of split ``splits[i]`` of checked row ``hands[i]`` (an
     n x 7 array of card ids), computed in the core: an n x 3 int32 array."""
-    low = resolve(rules).low
+    low = resolve(rules).a234_low
     rows = np.arange(len(hands))[:, None]
     k = np.asarray(splits, dtype=np.intp)
     out = np.empty((len(hands), 3), dtype=np.int32)
@@ -349,7 +349,7 @@ def settle_many(player: Any, dealer: Any, rules: Rules | None = None) -> npt.NDA
 def legal_splits(hands: Any, rules: Rules | None = None) -> npt.NDArray[np.bool_]:
     """Legality of all 105 splits (in :data:`SPLIT_POSITIONS` order) of n seven-card rows given
     as an n x 7 array of card ids; an n x 105 bool array (computed in the core, GIL released)."""
-    low = resolve(rules).low
+    low = resolve(rules).a234_low
     arr = as_card_array(hands, 7, "hands")
     out = np.empty((arr.shape[0], 105), dtype=np.uint8)
     run_kernel(_core.legal_kernel, arr, "hands", low, out)

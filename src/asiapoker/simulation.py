@@ -27,13 +27,13 @@ import numpy.typing as npt
 
 from . import _core
 from ._progress import Progress
-from ._validate import call_user, index_array, run_kernel, whole
+from ._validate import call_user, index_array, run_kernel, whole_number
 from .bonus import PayTable, TableLike
 from .errors import StrategyError, WagerError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
 from .rules import Rules, resolve
 from .setting import chosen_strengths
-from .solver import model, solve_many
+from .solver import dealer_model, solve_many
 
 __all__ = ["BLOCK", "SimResult", "simulate"]
 
@@ -169,15 +169,15 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
     each row); an illegal split is a foul, counted in ``fouls``.  The deck is shuffled uniformly and
     dealt in stacks (the same distribution as every regulation procedure).  The same seed gives
     the same result for any number of ``workers`` (default: all cores)."""
-    whole(rounds, "rounds", 1, error=WagerError)
-    whole(seats, "seats", 1, 6, error=WagerError)
+    whole_number(rounds, "rounds", 1, error=WagerError)
+    whole_number(seats, "seats", 1, 6, error=WagerError)
     if not callable(player) and player not in ("house-way", "optimal"):
         raise WagerError(f"player must be 'house-way', 'optimal' or a batch strategy (a "
                          f"function of an n x 7 array that returns n split indices), got "
                          f"{player!r}")
     label = player if isinstance(player, str) else getattr(player, "__name__", "strategy")
-    whole(seed, "seed", 0, error=WagerError)
-    workers = whole((os.cpu_count() or 1) if workers is None else workers, "workers", 1,
+    whole_number(seed, "seed", 0, error=WagerError)
+    workers = whole_number((os.cpu_count() or 1) if workers is None else workers, "workers", 1,
                     error=WagerError)
     w, r = resolve_way(way), resolve(rules)
     table = None if bonus_table is None else PayTable.named(bonus_table)
@@ -190,7 +190,7 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
                                           else os.isatty(2)) and rounds >= 10 * BLOCK)
     t0 = time.perf_counter()
     if player == "optimal":
-        model(w, r)                           # build the tables once, outside the threads
+        dealer_model(w, r)                           # build the tables once, outside the threads
     done = 0
     # at most two blocks per worker in flight: memory stays flat whatever ``rounds`` is, and an
     # interrupt waits only for the blocks already running

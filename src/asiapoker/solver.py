@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._validate import as_card_array, run_kernel, whole
+from ._validate import as_card_array, run_kernel, whole_number
 from .cards import CardsLike, card_of, to_ids
 from .errors import AsiaPokerError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, house_way_splits, resolve_way
@@ -49,7 +49,7 @@ DEALER_HANDS = comb(46, 7)
 def build_model(way: HouseWay, rules: Rules) -> _core.DealerModel:
     """Class tables of ``way`` under ``rules`` (about a second; cached by :func:`model`); the
     layout is built and read in one place, ``_core.build_dealer_model``."""
-    return _core.build_dealer_model(lambda ids: way.strengths(ids, rules), rules.low)
+    return _core.build_dealer_model(lambda ids: way.strengths(ids, rules), rules.a234_low)
 
 
 #: Dealer models kept per process (the most recently used; each is 5 to 15 MB).
@@ -59,11 +59,11 @@ _MODELS: collections.OrderedDict[tuple[tuple[str, Any], int], _core.DealerModel]
 _MODELS_LOCK = threading.Lock()
 
 
-def model(way: HouseWay, rules: Rules) -> _core.DealerModel:
+def dealer_model(way: HouseWay, rules: Rules) -> _core.DealerModel:
     """The dealer model of ``way`` and ``rules``: built once, then kept while it is among the
     :data:`MAX_MODELS` most recently used (thread-safe: any number of threads asking for a
     new model at once build it once; ways that set alike share it, :attr:`HouseWay.key`)."""
-    key = (way.key, rules.low)
+    key = (way.key, rules.a234_low)
     with _MODELS_LOCK:
         m = _MODELS.get(key)
         if m is None:
@@ -175,7 +175,7 @@ def _wins_fast(ids: tuple[int, ...], way: HouseWay, rules: Rules) -> tuple[list[
     arr = np.array([ids], dtype=np.int8)
     out = np.empty((1, 105), dtype=np.int64)
     totals = np.empty(1, dtype=np.int64)
-    run_kernel(model(way, rules).solve_rows, arr, "hands", out, totals)
+    run_kernel(dealer_model(way, rules).solve_rows, arr, "hands", out, totals)
     return out[0].tolist(), int(totals[0])
 
 
@@ -199,16 +199,16 @@ def _wins_enumerate(ids: tuple[int, ...], way: HouseWay, rules: Rules) -> tuple[
     hvals, mvals, lvals, dense_h, dense_m = _dense_maps()
     if way.code is None:
         keys, tri = way.class_table(rules)
-        total, hist = _core.enumerate_dealer(ids, rules.low, 0, 0, 0, 0, dense_h, len(hvals),
+        total, hist = _core.enumerate_dealer(ids, rules.a234_low, 0, 0, 0, 0, dense_h, len(hvals),
                                              dense_m, keys, tri)
     else:
-        total, hist = _core.enumerate_dealer(ids, rules.low, *way.code, dense_h, len(hvals),
+        total, hist = _core.enumerate_dealer(ids, rules.a234_low, *way.code, dense_h, len(hvals),
                                              dense_m)
     hi, mi, li = np.nonzero(hist)
     count = hist[hi, mi, li]
     dh, dm, dl = hvals[hi], mvals[mi], lvals[li]
     wins = []
-    for h, m, lo in zip(*_core.split_strengths(ids, rules.low), strict=True):
+    for h, m, lo in zip(*_core.split_strengths(ids, rules.a234_low), strict=True):
         if not h > m > lo:
             wins.append(0)
             continue
@@ -219,7 +219,7 @@ def _wins_enumerate(ids: tuple[int, ...], way: HouseWay, rules: Rules) -> tuple[
 
 def _results(ids: tuple[int, ...], wins: Sequence[int], total: int,
              rules: Rules) -> list[SettingResult]:
-    hs, ms, ls = _core.split_strengths(ids, rules.low)
+    hs, ms, ls = _core.split_strengths(ids, rules.a234_low)
     return [SettingResult(k, setting, hs[k] > ms[k] > ls[k], int(wins[k]), total, rules.pays)
             for k, setting in enumerate(splits(ids))]
 
@@ -340,10 +340,10 @@ def count_splits(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = N
     r = resolve(rules)
     arr = as_card_array(hands, 7, "hands")
     if side == "player":
-        return _player_counts(model(resolve_way(way), r), arr, r)[0]
+        return _player_counts(dealer_model(resolve_way(way), r), arr, r)[0]
     out = np.empty((len(arr), 105), dtype=np.int64)
     totals = np.empty(len(arr), dtype=np.int64)
-    run_kernel(model(resolve_way(way), r).solve_rows, arr, "hands", out, totals, 1)
+    run_kernel(dealer_model(resolve_way(way), r).solve_rows, arr, "hands", out, totals, 1)
     return out
 
 
@@ -353,7 +353,7 @@ def _player_counts(m: _core.DealerModel, rows: npt.NDArray[Any], rules: Rules
     got = np.empty((len(rows), 105), dtype=np.int64)
     run_kernel(m.solve_rows, rows, "hands", got, np.empty(len(rows), dtype=np.int64))
     ok = np.empty((len(rows), 105), dtype=np.uint8)
-    run_kernel(_core.legal_kernel, rows, "hands", rules.low, ok)
+    run_kernel(_core.legal_kernel, rows, "hands", rules.a234_low, ok)
     is_legal = ok.view(np.bool_)
     got[~is_legal] = 0
     return got, is_legal
@@ -397,10 +397,10 @@ def solve_many(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = Non
     arr = as_card_array(hands, 7, "hands")
     if workers is None:
         workers = os.cpu_count() or 1
-    workers = whole(workers, "workers")
+    workers = whole_number(workers, "workers")
     n = len(arr)
     hw = house_way_splits(arr, w, r)           # checks every row before any work
-    m = model(w, r)
+    m = dealer_model(w, r)
     best = np.empty(n, dtype=np.int16)
     best_wins = np.empty(n, dtype=np.int64)
     hw_wins = np.empty(n, dtype=np.int64)
@@ -450,7 +450,7 @@ def solve_chunks(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = N
     """:func:`solve_many` chunk by chunk: yields ``(first row, BatchSolution)`` for each
     ``chunk`` rows of ``hands`` (an array or a memory map of any length), so memory stays that
     of one chunk.  A bad row raises when its chunk is reached."""
-    whole(chunk, "chunk")
+    whole_number(chunk, "chunk")
     n = len(hands)
     for lo in range(0, n, chunk):
         yield lo, solve_many(hands[lo:lo + chunk], way, rules, workers, columns=columns,

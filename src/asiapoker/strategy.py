@@ -19,7 +19,7 @@ import numpy.typing as npt
 from .errors import HouseWayError
 from .house_way import WayLike, house_way_splits
 from .rack import (
-    Card,
+    RackCard,
     Rule,
     apply_card,
 )
@@ -35,7 +35,7 @@ for _k, (_h, _m, _lo) in enumerate(SPLIT_POSITIONS):
 _POS = np.array([[*h, *m, lo] for h, m, lo in SPLIT_POSITIONS], dtype=np.int64)
 
 
-def card_splits(card: Card, hands: npt.NDArray[Any], rules: Rules | None = None,
+def card_splits(card: RackCard, hands: npt.NDArray[Any], rules: Rules | None = None,
                 way: WayLike | None = None) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """(split, rule) per row of checked seven-card ids: the card's split as an index into
     :data:`~asiapoker.SPLIT_POSITIONS` of the row AS GIVEN, and the rule that decided (-1: no
@@ -61,7 +61,7 @@ class CardStrategy:
     """A card as a batch strategy: called on an n x 7 array of hands, it returns n split
     indices (picklable, so it runs on Dask workers too)."""
 
-    card: Card
+    card: RackCard
     rules: Rules = field(default_factory=Rules)
     way: Any = None                          # the house way, for a house-way fallback
 
@@ -73,14 +73,14 @@ class CardStrategy:
         return card_splits(self.card, hands, self.rules, self.way)[0]
 
 
-def card_to_json(card: Card) -> str:
+def card_to_json(card: RackCard) -> str:
     """The card as JSON: its name and rules as [shape, placement, [[feature, op, value]]]."""
     return json.dumps({"name": card.name, "fallback": card.fallback, "rules": [
         [r.shape, r.placement, [list(c) for c in r.conditions]] for r in card.rules]},
         indent=1)
 
 
-def card_from_json(text: str) -> Card:
+def card_from_json(text: str) -> RackCard:
     """A card from :func:`card_to_json`'s text, every rule checked."""
     try:
         data = json.loads(text)
@@ -94,4 +94,4 @@ def card_from_json(text: str) -> Card:
         raise HouseWayError(f"not a strategy card: {type(exc).__name__}: {exc}") from None
     if not isinstance(name, str):
         raise HouseWayError("not a strategy card: its name is not text")
-    return Card(name, rules, fallback)
+    return RackCard(name, rules, fallback)

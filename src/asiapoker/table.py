@@ -27,7 +27,7 @@ from typing import Any, Literal, TypeAlias
 
 import numpy as np
 
-from ._validate import call_user, whole
+from ._validate import call_user, whole_number
 from .bonus import PayTable, TableLike, bonus_hand
 from .cards import Card, card_of
 from .errors import AsiaPokerError, IllegalSettingError, WagerError
@@ -201,7 +201,7 @@ class Table:
                  seed: int | None = None, rng: np.random.Generator | None = None,
                  start: Literal["dice", "random"] = "dice",
                  strategy: Strategy = "house-way") -> None:
-        whole(seats, "seats", 1, 6, error=WagerError)
+        whole_number(seats, "seats", 1, 6, error=WagerError)
         if dealing not in ("shoe", "hand", "auto-shoe"):
             raise WagerError(f"dealing must be 'shoe', 'hand' or 'auto-shoe', got {dealing!r}")
         if start not in ("dice", "random"):
@@ -209,7 +209,7 @@ class Table:
         if rng is not None and not isinstance(rng, np.random.Generator):
             raise WagerError(f"rng must be a numpy Generator, got {rng!r}")
         if seed is not None:
-            whole(seed, "seed", 0, error=WagerError)
+            whole_number(seed, "seed", 0, error=WagerError)
         self.seats = seats
         self.way = resolve_way(way)
         self.rules = resolve(rules)
@@ -239,7 +239,8 @@ class Table:
         for w in items:
             if not isinstance(w, Wager):
                 raise WagerError(f"a wager is a Wager(seat, amount, bonus), got {w!r}")
-            whole(w.seat, f"wager on seat {w.seat!r}: the seat", 1, self.seats, error=WagerError)
+            whole_number(w.seat, f"wager on seat {w.seat!r}: the seat", 1, self.seats,
+                         error=WagerError)
             if w.seat in out:
                 raise WagerError(f"seat {w.seat}: two wagers on one area")
             amount = _money(w.amount, f"seat {w.seat}: the wager")

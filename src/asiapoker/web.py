@@ -25,7 +25,7 @@ import time
 from importlib import resources
 from typing import Any
 
-from ._validate import whole
+from ._validate import whole_number
 from .bonus import PayTable, bonus_hand
 from .errors import AsiaPokerError, MissingExtraError, RuleError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
@@ -257,7 +257,7 @@ def serve(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, host: str = "1
     believed, so that the rate limit applies per real client; without it such headers are
     ignored."""
     app = create_app(way, rules)
-    whole(port, "port", 0, 65535)
+    whole_number(port, "port", 0, 65535)
     server = make_server(app, host, port, proxy)
     try:                                   # a clear error before uvicorn logs and exits
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
