@@ -213,3 +213,23 @@ def test_threads_share_one_model():
         t.join()
     assert len(got) == 8 and all(m is got[0] for m in got)
     assert len(solver._MODELS) == 1
+
+
+def test_the_par_sheet_carries_the_bonus_and_prints(first, tmp_path):
+    from fractions import Fraction
+
+    from asiapoker import bonus_odds
+    from asiapoker.report import write_report
+    out, _ = first
+    page = write_report(next(out.glob("summary-shard-*.json")), tmp_path / "site" / "r.html")
+    text = page.read_text()
+    assert "The bonus wager" in text
+    for table in ("A", "B", "C"):
+        odds = bonus_odds(table)
+        edge = -odds.ev_exact
+        assert f"Pay table {table}: house edge {float(edge):.4%}" in text
+        assert f"House edge exactly {edge.numerator:,} / {edge.denominator:,}." in text
+        assert all(f"{r.count:,}" in text for r in odds.rows)
+        assert edge == Fraction(-sum(r.count * r.pays for r in odds.rows), odds.total)
+    pdf = page.with_suffix(".pdf")                     # Chromium is there (the README's
+    assert pdf.read_bytes()[:5] == b"%PDF-"           # test command installs it)

@@ -200,6 +200,10 @@ def test_card_and_grade_commands(tmp_path, capsys, small_card):
         assert (tmp_path / "out" / name).stat().st_size > 100
     page = (tmp_path / "out" / "card.html").read_text()
     assert "class=\"c" in page and "data:image/png;base64," in page
+    md = (tmp_path / "out" / "card.md").read_text()
+    worst = md.split("## The costliest mistakes")[1].count("\n| `")   # what card.md lists
+    assert worst > 0 and "The costliest mistakes" in page
+    assert page.split("The costliest mistakes")[1].count("<tr><td class=ex>") == worst
     assert main(["grade", str(path), "As Kd 9d 2s | 7h 7c | Jk", "--way", "classic",
                  "--json"]) == 0
     g = json.loads(capsys.readouterr().out)

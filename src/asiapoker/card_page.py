@@ -7,10 +7,9 @@ from __future__ import annotations
 import base64
 import html as h
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
+from ._pdf import print_pdf
 from .analysis import random_hands
 from .card_search import Generated
 from .errors import require_extra
@@ -141,6 +140,9 @@ def write_card(card: RackCard, pricing: Pricing, out: str | Path,
             f"{_card_html(ex[-1]) if -1 in ex else ''}</td></tr>")
     price_rows = "".join(f"<tr><td>{h.escape(n)}</td><td>{float(v):+.4%}</td>"
                          f"<td>{float(-v):+.4%}</td></tr>" for n, v in rows)
+    worst_rows = "".join(f"<tr><td class=ex>{_card_html(hand)}</td><td>{float(f):.5%}</td>"
+                         f"<td>{float(loss):.3f}</td></tr>"
+                         for hand, f, loss in pricing.worst[:10])
     png = base64.b64encode((d / "cost-per-rule.png").read_bytes()).decode()
     page = f"""<!doctype html><html lang=en><head><meta charset=utf-8>
 <meta name=viewport content="width=device-width, initial-scale=1">
@@ -169,17 +171,13 @@ way and optimal play.</p>
 <p class=small><i>hands</i>: the share of all hands the rule decides; <i>costs</i>: the ev given
 up on them against optimal play, per hand of the game. {h.escape(how.replace('`', ''))}.</p>
 <img alt="bar chart of what each rule costs" src="data:image/png;base64,{png}">
+<h2>The costliest mistakes</h2>
+<table><tr><th>hand</th><th>share of hands</th><th>ev lost</th></tr>{worst_rows}</table>
+<p class=small>The hands on which following the card loses most against the best setting
+(ev per unit wagered, per hand).</p>
 </body></html>"""
     (d / "card.html").write_text(page)
     written.append(d / "card.html")
-    chrome = shutil.which("chromium") or shutil.which("chromium-browser")
-    if chrome:
-        try:
-            subprocess.run([chrome, "--headless", "--no-sandbox", "--disable-gpu",
-                            f"--print-to-pdf={d / 'card.pdf'}", "--no-pdf-header-footer",
-                            (d / "card.html").resolve().as_uri()],
-                           capture_output=True, timeout=120, check=True)
-            written.append(d / "card.pdf")
-        except (OSError, subprocess.SubprocessError):
-            pass                               # the PDF is optional
+    if print_pdf(d / "card.html", d / "card.pdf"):
+        written.append(d / "card.pdf")
     return written

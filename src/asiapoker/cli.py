@@ -125,13 +125,17 @@ def _out_dir(path: str | None, what: str) -> None:
                              f"directory")
 
 
-def _out_file(path: str | None, what: str) -> None:
-    """A file the command will write, checked before any long work."""
+def _out_file(path: str | None, what: str, make_parent: bool = False) -> None:
+    """A file the command will write, checked before any long work (its folder exists, or
+    with ``make_parent`` can be made)."""
     if path is None:
         return
     p = Path(path)
     if p.is_dir():
         raise AsiaPokerError(f"{what} {path!r} is a directory, not a file")
+    if make_parent:
+        _out_dir(str(p.parent), f"the folder of {what}")
+        return
     parent = p.parent
     if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
         raise AsiaPokerError(f"{what} {path!r} cannot be written: {str(parent)!r} is not a "
@@ -427,7 +431,7 @@ def cmd_analyze(args: argparse.Namespace) -> None:
 
 def cmd_report(args: argparse.Namespace) -> None:
     from .report import write_report
-    _out_file(args.out, "--out")
+    _out_file(args.out, "--out", make_parent=True)
     path = write_report(args.results, args.out)
     print(f"report written to {path}")
 

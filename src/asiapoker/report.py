@@ -17,8 +17,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from ._pdf import print_pdf
 from ._runs import read_summary
 from .analysis import COST_EDGES, EV_BINS, HAND_SHAPES
+from .bonus import bonus_odds
 from .errors import AsiaPokerError, require_extra
 
 __all__ = ["write_report"]
@@ -32,6 +34,8 @@ th, td { padding: .25rem .6rem; border-bottom: 1px solid #ddd; text-align: right
 th:first-child, td:first-child { text-align: left; }
 figure { margin: 1.5rem 0; } img { max-width: 100%; }
 .note { color: #555; font-size: .9rem; }
+@page { size: A4; margin: 12mm; }
+@media print { body { margin: 0; max-width: none; } figure, table { break-inside: avoid; } }
 """
 
 
@@ -132,11 +136,35 @@ def write_report(results: str | os.PathLike[str],
     scratch = Path(tempfile.mkdtemp(dir=page.parent, prefix=".report-"))
     try:
         written = _write(data, where, scratch, page.name)
+        pdf = Path(page.name).with_suffix(".pdf").name
+        if print_pdf(scratch / page.name, scratch / pdf):       # printable, when it can be
+            written.insert(0, pdf)
         for name in written:
             os.replace(scratch / name, page.parent / name)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return page
+
+
+def bonus_section() -> str:
+    """The par sheet's part on the bonus wager: for each pay table every category's
+    combinations, probability, pay and return, exact over all C(53, 7) hands."""
+    parts = ["<h2>The bonus wager</h2>",
+             "<p class=note>Exact over all 154,143,080 seven-card hands (rule 4): each "
+             "hand pays its best paying category; the return is what a category adds to the "
+             "wager's expected value. The house edge is exact (a fraction of the counts).</p>"]
+    for name in ("A", "B", "C"):
+        odds = bonus_odds(name)
+        rows = [[r.category or "no bonus hand (loses)", f"{r.count:,}",
+                 f"{r.count / r.total:.8f}", f"{r.pays} to 1" if r.pays > 0 else "loses",
+                 f"{r.count * r.pays / r.total:+.6f}"] for r in odds.rows]
+        rows.append(["total", f"{odds.total:,}", "1.00000000", "", f"{odds.ev:+.6f}"])
+        edge = -odds.ev_exact
+        parts += [f"<h3>Pay table {html.escape(name)}: house edge {float(edge):.4%}</h3>",
+                  _table(["hand", "combinations", "probability", "pays", "return"], rows),
+                  f"<p class=note>House edge exactly {edge.numerator:,} / "
+                  f"{edge.denominator:,}.</p>"]
+    return "".join(parts)
 
 
 def _write(data: dict[str, Any], where: Path, folder: Path, page_name: str) -> list[str]:
@@ -199,6 +227,7 @@ def _write(data: dict[str, Any], where: Path, folder: Path, page_name: str) -> l
                cost_rows),
     ]
     names = []
+    parts.append(bonus_section())
     for stem, fig in _figures(data).items():
         fig.savefig(folder / f"{stem}.png", dpi=110)
         fig.savefig(folder / f"{stem}.svg")
