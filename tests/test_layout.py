@@ -52,3 +52,28 @@ def test_one_version(capsys):
     assert capsys.readouterr().out.strip() == f"asiapoker {asiapoker.__version__}"
     assert "version" not in (ROOT / "pyproject.toml").read_text().split("[project]")[1].split(
         "[")[0].replace('dynamic = ["version"]', "")
+
+
+def test_every_public_name_has_a_docstring():
+    import importlib
+    import inspect
+    import pkgutil
+    missing = []
+    for info in pkgutil.iter_modules(asiapoker.__path__):
+        if info.name.startswith("_"):
+            continue
+        mod = importlib.import_module(f"asiapoker.{info.name}")
+        assert (mod.__doc__ or "").strip(), info.name
+        for name, obj in vars(mod).items():
+            if name.startswith("_") or getattr(obj, "__module__", None) != mod.__name__:
+                continue
+            if not (inspect.isfunction(obj) or inspect.isclass(obj)):
+                continue
+            if not (obj.__doc__ or "").strip():
+                missing.append(f"{info.name}.{name}")
+            for attr, value in vars(obj).items() if inspect.isclass(obj) else ():
+                f = value.fget if isinstance(value, property) else value
+                if not attr.startswith("_") and inspect.isfunction(f) and not (
+                        f.__doc__ or "").strip():
+                    missing.append(f"{info.name}.{name}.{attr}")
+    assert missing == []

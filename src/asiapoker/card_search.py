@@ -54,6 +54,7 @@ FLAGGED = [FEATURES.index(f) for f in FLAGS if f != "made"]
 
 
 def decode(code: int, ngroups: int) -> str:
+    """The placement words ("HH M L ...") of a placement code, one word per rank group."""
     parts = []
     for g in range(ngroups):
         h, m, lo = ((code >> (9 * g + 3 * j)) & 7 for j in range(3))
@@ -112,6 +113,7 @@ def shape_data(shape: int, f: HandFacts, counts: npt.NDArray[np.int64],
 
 
 def cond_mask(sd: ShapeData, conds: tuple[tuple[str, str, int], ...]) -> npt.NDArray[np.bool_]:
+    """Which of the shape's hands meet every condition."""
     return feature_mask(sd.feature, conds)
 
 
@@ -135,6 +137,8 @@ def current(sd: ShapeData) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float6
 
 
 def atoms(sd: ShapeData) -> list[tuple[str, str, int]]:
+    """Every single condition worth trying on the shape's hands (a threshold between two
+    values that occur, or a flag)."""
     out = []
     for fi in RANKED:
         vals = np.unique(sd.feature[:, fi])
@@ -150,6 +154,8 @@ def atoms(sd: ShapeData) -> list[tuple[str, str, int]]:
 
 
 def best_exception(sd: ShapeData) -> tuple[float, Rule | None]:
+    """The exception (a placement under one or two conditions) that saves the most on the
+    shape's hands no rule decides yet, and its saving."""
     decided, cost = current(sd)
     at = atoms(sd)
     masks = [cond_mask(sd, (a,)) for a in at]

@@ -151,6 +151,7 @@ def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
 
 
 def cmd_rank(args: argparse.Namespace) -> None:
+    """``asiapoker rank``: rank a 1-, 2- or 4-card hand."""
     rules = _rules(args)
     r = rank(" ".join(args.cards), rules)
     _emit(
@@ -167,6 +168,7 @@ def cmd_rank(args: argparse.Namespace) -> None:
 
 
 def cmd_splits(args: argparse.Namespace) -> None:
+    """``asiapoker splits``: the legal settings of seven cards."""
     rules = _rules(args)
     rows = []
     for k, s in enumerate(splits(" ".join(args.cards))):
@@ -197,6 +199,7 @@ def cmd_splits(args: argparse.Namespace) -> None:
 
 
 def cmd_settle(args: argparse.Namespace) -> None:
+    """``asiapoker settle``: settle a player against the dealer."""
     rules = _rules(args)
     player, dealer = Setting.parse(args.player), Setting.parse(args.dealer)
     out = settle(player, dealer, rules)
@@ -226,6 +229,7 @@ def cmd_settle(args: argparse.Namespace) -> None:
 
 
 def cmd_house_way(args: argparse.Namespace) -> None:
+    """``asiapoker house-way``: the dealer's setting."""
     rules = _rules(args)
     way = _way(args.way)
     setting, reason = way.explain(" ".join(args.cards), rules)
@@ -240,6 +244,7 @@ def cmd_house_way(args: argparse.Namespace) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> None:
+    """``asiapoker solve``: exact EV of every setting."""
     rules = _rules(args)
     sol = solve(" ".join(args.cards), _way(args.way), rules)
     rows = [r for r in sol.settings if r.legal or args.all]
@@ -260,6 +265,7 @@ def cmd_solve(args: argparse.Namespace) -> None:
 
 
 def cmd_bonus(args: argparse.Namespace) -> None:
+    """``asiapoker bonus``: the bonus hand of seven cards."""
     table = PayTable.named(args.table)
     cat = bonus_hand(" ".join(args.cards), table)
     pays = table.pay(cat)
@@ -269,6 +275,7 @@ def cmd_bonus(args: argparse.Namespace) -> None:
 
 
 def cmd_bonus_odds(args: argparse.Namespace) -> None:
+    """``asiapoker bonus-odds``: exact odds and house edge of the bonus wager."""
     odds = bonus_odds(args.table)
     rows = [{"category": r.category, "count": r.count, "probability": r.probability,
              "pays": r.pays, "return": r.return_} for r in odds.rows]
@@ -286,6 +293,7 @@ def cmd_bonus_odds(args: argparse.Namespace) -> None:
 
 
 def cmd_simulate(args: argparse.Namespace) -> None:
+    """``asiapoker simulate``: simulate rounds at a full table."""
     rules = _rules(args)
     sim = simulate(args.rounds, seats=args.seats, way=_way(args.way), player=args.player,
                    bonus_table=args.bonus, seed=args.seed, workers=args.workers, rules=rules,
@@ -310,6 +318,7 @@ def cmd_simulate(args: argparse.Namespace) -> None:
 
 
 def cmd_exploitability(args: argparse.Namespace) -> None:
+    """``asiapoker exploitability``: what optimal play gains against a way, and its house edges."""
     rules = _rules(args)
     way = _way(args.way)
     e = exploitability(way, rules, hands=args.hands, seed=args.seed, workers=args.workers)
@@ -324,6 +333,7 @@ def cmd_exploitability(args: argparse.Namespace) -> None:
 
 
 def cmd_best_response(args: argparse.Namespace) -> None:
+    """``asiapoker best-response``: the best response to a way, as a way (a table .npz)."""
     rules = _rules(args)
     _out_file(args.out, "--out")
     way = best_response(_way(args.way), rules, side=args.side, workers=args.workers,
@@ -333,6 +343,7 @@ def cmd_best_response(args: argparse.Namespace) -> None:
 
 
 def cmd_equilibrium(args: argparse.Namespace) -> None:
+    """``asiapoker equilibrium``: iterate the dealer's best response to a fixed point."""
     rules = _rules(args)
     _out_file(args.out, "--out")
 
@@ -393,6 +404,7 @@ def _print_analysis(a: Analysis) -> None:
 
 
 def cmd_analyze(args: argparse.Namespace) -> None:
+    """``asiapoker analyze``: the whole game exactly: every player hand, optimal and house-way."""
     rules = _rules(args)
     if args.out is None and args.sample is None:
         raise AsiaPokerError("analyze needs --out DIR (or --sample N for an estimate)")
@@ -430,6 +442,7 @@ def cmd_analyze(args: argparse.Namespace) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> None:
+    """``asiapoker report``: a par sheet of an analyze run (HTML, PDF)."""
     from .report import write_report
     _out_file(args.out, "--out", make_parent=True)
     path = write_report(args.results, args.out)
@@ -437,6 +450,7 @@ def cmd_report(args: argparse.Namespace) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
+    """``asiapoker serve``: the hand calculator in the browser (a local web app)."""
     from .web import serve
     serve(_way(args.way), _rules(args), host=args.host, port=args.port, proxy=args.proxy)
 
@@ -450,6 +464,7 @@ def _load_card(path: str) -> Any:
 
 
 def cmd_card(args: argparse.Namespace) -> None:
+    """``asiapoker card``: generate a strategy card against a way and price it."""
     rules = _rules(args)
     _out_dir(args.out, "--out")
     way = _way(args.way)
@@ -485,6 +500,7 @@ def cmd_card(args: argparse.Namespace) -> None:
 
 
 def cmd_grade(args: argparse.Namespace) -> None:
+    """``asiapoker grade``: grade a setting against the best one and a card's."""
     rules = _rules(args)
     card = _load_card(args.card)
     mine = Setting.parse(args.setting)
@@ -614,7 +630,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--no-parquet", action="store_true", help="do not write classes.parquet")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_analyze)
-    s = sub.add_parser("report", help="a par-sheet HTML report of an analyze run")
+    s = sub.add_parser("report", help="a par sheet of an analyze run: HTML with figures, the bonus wager, and PDF")
     s.add_argument("results", help="the run directory (or its summary.json)")
     s.add_argument("--out", default=None, help="the HTML file (default: RESULTS/report.html)")
     s.set_defaults(func=cmd_report)
