@@ -630,7 +630,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--no-parquet", action="store_true", help="do not write classes.parquet")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_analyze)
-    s = sub.add_parser("report", help="a par sheet of an analyze run: HTML with figures, the bonus wager, and PDF")
+    s = sub.add_parser("report", help="a par sheet of an analyze run: HTML with figures, the "
+                       "bonus wager, and PDF")
     s.add_argument("results", help="the run directory (or its summary.json)")
     s.add_argument("--out", default=None, help="the HTML file (default: RESULTS/report.html)")
     s.set_defaults(func=cmd_report)

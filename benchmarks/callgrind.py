@@ -1,0 +1,86 @@
+"""Instructions the core executes, counted by valgrind's callgrind: unlike times on a shared
+machine, the counts repeat exactly for one build and one input, on any machine.
+
+    python benchmarks/callgrind.py                 # every scenario (a few minutes)
+    python benchmarks/callgrind.py solve-standard  # one of them
+
+Each scenario runs in a child Python under ``valgrind --tool=callgrind`` with collection
+switched on only inside one kernel of the core (``--toggle-collect``): ``DealerModel.solve_rows``
+for a solve (the dealer distribution and the counts of all 105 splits, what ``solve`` spends
+nearly all its work on) and ``DealerModel.solve_groups`` for the grouped whole-game solver.
+The model is built before, outside the count.  Hands come from a fixed seed; the grouped
+solver runs on fixed slices of ``player_classes()`` early, in the middle and late (the late
+ones hold the joker).  Needs Debian's ``valgrind``.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+CHILD = """
+import numpy as np
+from asiapoker import HouseWay, Rules
+from asiapoker.analysis import player_classes, random_hands
+from asiapoker.solver import dealer_model
+m = dealer_model(HouseWay.named({way!r}), Rules())
+if {kind!r} == "rows":
+    hands = np.ascontiguousarray(random_hands({n}, 1).astype(np.int64))
+    out = np.empty((len(hands), 105), np.int64)
+    m.solve_rows(hands, out, np.empty(len(hands), np.int64))
+else:
+    hands = np.ascontiguousarray(player_classes()[0][{lo}:{lo} + {n}])
+    m.solve_groups(hands, np.empty((len(hands), 105), np.int64))
+"""
+
+#: name -> (way, kernel, first class (groups), rows)
+SCENARIOS = {
+    "solve-standard": ("standard", "rows", 0, 20),
+    "solve-classic": ("classic", "rows", 0, 20),
+    "groups-early": ("standard", "groups", 0, 2000),
+    "groups-middle": ("standard", "groups", 3_000_000, 2000),
+    "groups-late-joker": ("standard", "groups", 6_970_000, 2000),
+}
+_KERNEL = {"rows": "*DealerModel*solve_rows*", "groups": "*DealerModel*solve_groups*"}
+
+
+def count(name: str) -> tuple[int, int]:
+    """(instructions inside the kernel, rows) of one scenario."""
+    way, kind, lo, n = SCENARIOS[name]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                        f"--toggle-collect={_KERNEL[kind]}", sys.executable, "-c",
+                        CHILD.format(way=way, kind=kind, lo=lo, n=n)],
+                       check=True, capture_output=True)
+        text = out.read_text()
+    m = re.search(r"^(?:summary|totals):\s+(\d+)", text, re.M)
+    if m is None:
+        raise RuntimeError(f"no instruction count in callgrind's output for {name}")
+    return int(m.group(1)), n
+
+
+def main(argv: list[str]) -> int:
+    if shutil.which("valgrind") is None:
+        print("needs valgrind: apt-get install valgrind", file=sys.stderr)
+        return 2
+    names = argv or list(SCENARIOS)
+    for name in names:
+        if name not in SCENARIOS:
+            print(f"unknown scenario {name!r} (one of: {', '.join(SCENARIOS)})",
+                  file=sys.stderr)
+            return 2
+    for name in names:
+        total, n = count(name)
+        unit = "hand" if SCENARIOS[name][1] == "rows" else "class"
+        print(f"{name:<20} {total / n / 1e6:8.3f} M instructions a {unit} "
+              f"({total:,} over {n:,})", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
