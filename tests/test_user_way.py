@@ -289,3 +289,29 @@ def test_progress_bar(tmp_path, capsys, monkeypatch):
         assert main(["house-way", "--way", "nowhere.py:f", "2c 3c 4c 5c 6c 7c 8c"]) == 2
 
 
+
+
+def test_a_failed_compile_keeps_nothing(tmp_path):
+    """A way that fouls on rare hands (five aces beside two unpaired cards) fails when it is
+    compiled, keeps no cache, and the fixed function is compiled anew, not read back."""
+    medium_first = HouseWay.named("medium-first")
+
+    def sloppy(cards):
+        aces = [c for c in cards if c.rank == 12]
+        rest = [c for c in cards if c.rank != 12]
+        if len(aces) == 5 and rest[0].rank != rest[1].rank:
+            return (aces[:4], rest, aces[4])          # low ace above an unpaired medium: foul
+        return medium_first.set(cards)
+
+    with pytest.raises(HouseWayError, match="not legal"):
+        HouseWay.from_function(sloppy, "sloppy", cache_dir=tmp_path, check=0, progress=False)
+    assert list(tmp_path.iterdir()) == []
+
+    def sloppy_fixed(cards):                          # same name and version, fixed
+        return medium_first.set(cards)
+
+    way = HouseWay.from_function(sloppy_fixed, "sloppy", cache_dir=tmp_path, check=0,
+                                 progress=False)
+    assert house_way("Jk As Ah Ad Kc Qd 2c", way) == house_way("Jk As Ah Ad Kc Qd 2c",
+                                                                 medium_first)
+    assert [p.name for p in tmp_path.iterdir()] == [way.cache_file.name]
