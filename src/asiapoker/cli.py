@@ -25,7 +25,7 @@ from .bonus import PayTable, bonus_hand, bonus_odds
 from .card_page import write_card
 from .card_search import generate
 from .equilibrium import Iteration, best_response, equilibrium
-from .errors import AsiaPokerError, HouseWayError
+from .errors import AsiaPokerError, HouseWayError, UsageError
 from .house_way import DEFAULT_WAY, STORED_WAYS, HouseWay
 from .pricing import price
 from .rack import RackCard
@@ -37,10 +37,6 @@ from .solver import solve
 from .strategy import CardStrategy, card_from_json, card_splits
 
 __all__ = ["main"]
-
-
-class _UsageError(Exception):
-    """A command line argparse rejects."""
 
 
 class _Help(argparse.ArgumentDefaultsHelpFormatter):
@@ -58,7 +54,7 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
-        raise _UsageError(message)
+        raise UsageError(message)
 
 
 WAY_HELP = ("the dealer's house way: a built-in name, FILE.py:FUNCTION (a way you wrote), or "
@@ -680,7 +676,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = _parser().parse_args(argv)
         args.func(args)
         sys.stdout.flush()
-    except (AsiaPokerError, _UsageError) as exc:
+    except AsiaPokerError as exc:
         print(f"asiapoker: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. piped into head: stop quietly

@@ -15,6 +15,7 @@ __all__ = [
     "RuleError",
     "RunError",
     "StrategyError",
+    "UsageError",
     "WagerError",
 ]
 
@@ -54,6 +55,11 @@ class BonusError(AsiaPokerError):
 class WagerError(AsiaPokerError):
     """A wager the table cannot take (no such seat, a bonus alone, non-adjacent areas, a bad
     amount) or a bad simulation argument."""
+
+
+class UsageError(AsiaPokerError):
+    """A command line the ``asiapoker`` command does not take (an unknown option, a missing
+    argument)."""
 
 
 class StrategyError(WagerError):
