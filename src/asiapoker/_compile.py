@@ -151,10 +151,6 @@ class CompiledWay:
             self._tri[rules.a234_low] = tri
         return tri
 
-    def lookup(self, hands: npt.NDArray[Any], rules: Rules) -> tuple[int, npt.NDArray[np.int32]]:
-        """(-1, n x 3 strengths) of rows checked at the boundary (a bad row raises)."""
-        return -1, self.strengths(hands, rules)
-
     # the back-end interface HouseWay calls (BuiltinWay in house_way.py is the other one)
     @property
     def key(self) -> tuple[str, Any]:
