@@ -182,6 +182,7 @@ class CompiledWay:
 WAY_CACHE = "house-way-cache"
 
 
+@functools.cache
 def keys_digest() -> str:
     """sha256 of the class keys: the order every class table is in."""
     return hashlib.sha256(class_table()[0].tobytes()).hexdigest()
@@ -271,6 +272,7 @@ def compile_way(fn: WayFunction, name: str, cache_key: str | None, cache_dir: Pa
                       "the answers it holds (change the version when the function changes)",
                       stacklevel=3)
         splits = None
+    fresh = splits is None
     if splits is None:
         splits = np.empty(len(keys), dtype=np.uint8)
         bar = Progress(len(keys), f"compiling house way {name!r}",
@@ -281,12 +283,10 @@ def compile_way(fn: WayFunction, name: str, cache_key: str | None, cache_dir: Pa
             if not i & 4095:
                 bar.update(i)
         bar.update(len(keys))
-        way.splits = splits
-        way.triples(Rules())    # every answer legal under the default rules, before it is kept
-        if path is not None:
-            save_cached(path, WAY_CACHE, identity, splits)
     way.splits = splits
-    way.triples(Rules())
+    way.triples(Rules())        # every answer legal under the default rules, before it is kept
+    if fresh and path is not None:
+        save_cached(path, WAY_CACHE, identity, splits)
     return way
 
 

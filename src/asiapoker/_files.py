@@ -35,8 +35,8 @@ import numpy.typing as npt
 
 from .errors import FileError
 
-__all__ = ["FORMAT", "MAX_BYTES", "META", "atomic_write", "contents_digest", "read",
-           "read_members", "verify", "write"]
+__all__ = ["FORMAT", "MAX_BYTES", "META", "atomic_write", "contents_digest", "little_endian",
+           "read", "read_members", "verify", "write"]
 
 #: The layout version of these files.
 FORMAT = 2
@@ -53,15 +53,19 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
+def little_endian(a: npt.NDArray[Any]) -> bytes:
+    """The bytes of ``a`` in C order, little-endian (the same on every machine)."""
+    return np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<"), copy=False).tobytes()
+
+
 def contents_digest(arrays: Mapping[str, npt.NDArray[Any]]) -> str:
     """sha256 over the arrays by name: name, dtype, shape and little-endian bytes (the same on
     every machine)."""
     h = hashlib.sha256()
     for name in sorted(arrays):
-        a = np.ascontiguousarray(arrays[name])
-        le = a.astype(a.dtype.newbyteorder("<"), copy=False)
-        h.update(f"{name}|{le.dtype.str}|{a.shape}|".encode())
-        h.update(le.tobytes())
+        a = arrays[name]
+        h.update(f"{name}|{a.dtype.newbyteorder('<').str}|{a.shape}|".encode())
+        h.update(little_endian(a))
     return h.hexdigest()
 
 

@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _files
+from ._files import little_endian
 from .errors import FileError, RunError
 
 #: Target classes per chunk (chunks end where a rank multiset ends, so they vary a little).
@@ -72,11 +73,6 @@ def parse_shard(text: str | tuple[int, int] | None) -> tuple[int, int] | None:
             or not isinstance(k, int) or k < 1 or not 0 <= i < k):
         raise RunError(f"shard must be I/N with 0 <= I < N, got {text!r}")
     return (i, k)
-
-
-def little_endian(a: npt.NDArray[Any]) -> bytes:
-    """The bytes of ``a`` in C order, little-endian (the same on every machine)."""
-    return np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<"), copy=False).tobytes()
 
 
 def digest(arrays: Sequence[npt.NDArray[Any]]) -> str:

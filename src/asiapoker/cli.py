@@ -122,20 +122,17 @@ def _out_dir(path: str | None, what: str) -> None:
 
 
 def _out_file(path: str | None, what: str, make_parent: bool = False) -> None:
-    """A file the command will write, checked before any long work (its folder exists, or
-    with ``make_parent`` can be made)."""
+    """A file the command will write, checked before any long work: its folder is a
+    writable directory (or, with ``make_parent``, can be made)."""
     if path is None:
         return
     p = Path(path)
     if p.is_dir():
         raise AsiaPokerError(f"{what} {path!r} is a directory, not a file")
-    if make_parent:
-        _out_dir(str(p.parent), f"the folder of {what}")
-        return
-    parent = p.parent
-    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
-        raise AsiaPokerError(f"{what} {path!r} cannot be written: {str(parent)!r} is not a "
-                             f"writable directory")
+    if not make_parent and not p.parent.is_dir():
+        raise AsiaPokerError(f"{what} {path!r} cannot be written: {str(p.parent)!r} is not a "
+                             f"directory")
+    _out_dir(str(p.parent), f"the folder of {what}")
 
 
 def _rules(args: argparse.Namespace) -> Rules:
@@ -333,7 +330,7 @@ def cmd_best_response(args: argparse.Namespace) -> None:
     rules = _rules(args)
     _out_file(args.out, "--out")
     way = best_response(_way(args.way), rules, side=args.side, workers=args.workers,
-                                 progress=not args.quiet)
+                        progress=not args.quiet)
     digest = way.save(args.out)
     print(f"{way.description}\nwritten to {args.out}; sha256 {digest}")
 
@@ -599,8 +596,9 @@ def _parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_best_response)
     s = sub.add_parser("equilibrium", parents=[common],
                        help="iterate the dealer's best response to a fixed point")
-    s.add_argument("--start", default="classic", help="the way to start from (" + WAY_HELP[17:]
-                   + ")")
+    s.add_argument("--start", default="classic",
+                   help="the way to start from: a built-in name, FILE.py:FUNCTION or a saved "
+                   "table .npz")
     s.add_argument("--max-iterations", type=int, default=8,
                    help="stop after this many best responses if no fixed point comes first")
     s.add_argument("--hands", type=int, default=0,

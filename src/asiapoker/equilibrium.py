@@ -136,7 +136,7 @@ def best_response(way: WayLike, rules: Rules | None = None, *, side: Side = "dea
     if workers is None:
         workers = os.cpu_count() or 1
     workers = whole_number(workers, "workers", error=HouseWayError)
-    _keys, reps = class_table()
+    reps = class_table()[1]
     source = way_digest(w, r)
     name = f"{side}-best-response({w.name})"
     path = None

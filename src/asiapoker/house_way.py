@@ -115,10 +115,9 @@ class HouseWay:
                  compiled: CompiledWay | None = None, card: RackCard | None = None) -> None:
         self.name = name
         self.description = description
-        backend = compiled if compiled is not None else None if code is None else BuiltinWay(code)
-        if backend is None:
+        if compiled is None and code is None:
             raise HouseWayError(f"house way {name!r} needs a definition or a table")
-        self._way: BuiltinWay | CompiledWay = backend
+        self._way: BuiltinWay | CompiledWay = compiled or BuiltinWay(code)  # type: ignore[arg-type]
         self.card = card
 
     @classmethod
@@ -127,7 +126,7 @@ class HouseWay:
                       cache_dir: str | os.PathLike[str] | None = None,
                       progress: bool | None = None, check: int = 400) -> HouseWay:
         """A house way from a Python function of the seven cards (a tuple of
-        :class:`~asiapoker.RackCard`) that returns a :class:`~asiapoker.Setting` or its three
+        :class:`~asiapoker.Card`) that returns a :class:`~asiapoker.Setting` or its three
         hands.
 
         The function is asked once for each of the 829,504 classes of seven cards (a rank

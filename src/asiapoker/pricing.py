@@ -19,7 +19,7 @@ import numpy.typing as npt
 from ._runs import RUN_FILE, RunDir, chunk_bounds
 from ._validate import whole_number
 from .analysis import class_groups, player_classes, random_hands
-from .cards import Card as PlayingCard
+from .cards import Card
 from .errors import AsiaPokerError
 from .house_way import DEFAULT_WAY, WayLike, resolve_way
 from .rack import (
@@ -113,7 +113,7 @@ class _PriceSums:
             self.rule_loss[i] += int(loss[m].sum())
         top = np.argsort(-loss, kind="stable")[:20]
         self.worst += [(int(loss[t]), int(weight[t]),
-                        " ".join(str(PlayingCard(int(c))) for c in hands[t])) for t in top
+                        " ".join(str(Card(int(c))) for c in hands[t])) for t in top
                        if loss[t] > 0]
         self.worst = sorted(self.worst, key=lambda x: -x[0])[:20]
 

@@ -37,7 +37,7 @@ class Rules:
             raise RuleError(f"a234 must be 'high' or 'low', got {self.a234!r}")
         pays = self.pays
         if isinstance(pays, bool) or not isinstance(pays, (int, float)):
-            raise RuleError(f"pays must be a number, got {pays!r}")
+            raise RuleError(f"pays must be a number from 1 to {MAX_PAYS} (to 1), got {pays!r}")
         try:
             finite = math.isfinite(pays)
         except OverflowError:                           # an int too large for a float

@@ -178,7 +178,7 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
     label = player if isinstance(player, str) else getattr(player, "__name__", "strategy")
     whole_number(seed, "seed", 0, error=WagerError)
     workers = whole_number((os.cpu_count() or 1) if workers is None else workers, "workers", 1,
-                    error=WagerError)
+                           error=WagerError)
     w, r = resolve_way(way), resolve(rules)
     table = None if bonus_table is None else PayTable.named(bonus_table)
     nblocks = (rounds + BLOCK - 1) // BLOCK
@@ -190,7 +190,7 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
                                           else os.isatty(2)) and rounds >= 10 * BLOCK)
     t0 = time.perf_counter()
     if player == "optimal":
-        dealer_model(w, r)                           # build the tables once, outside the threads
+        dealer_model(w, r)                    # build the tables once, outside the threads
     done = 0
     # at most two blocks per worker in flight: memory stays flat whatever ``rounds`` is, and an
     # interrupt waits only for the blocks already running

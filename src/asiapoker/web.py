@@ -27,9 +27,9 @@ from typing import Any
 
 from ._validate import whole_number
 from .bonus import PayTable, bonus_hand
-from .errors import AsiaPokerError, MissingExtraError, RuleError
+from .errors import AsiaPokerError, MissingExtraError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
-from .rules import MAX_PAYS, Rules, resolve
+from .rules import Rules, resolve
 from .solver import solve
 
 __all__ = ["BUILTIN_WAYS", "REQUEST_TIMEOUT", "create_app", "make_server", "serve"]
@@ -133,8 +133,8 @@ def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
         if w is None:
             return error(400, f"unknown house way {name!r} (one of: {', '.join(ways)})")
         try:
-            r = Rules(a234=q.get("a234", default_rules.a234),  # type: ignore[arg-type]
-                      pays=_number(q.get("pays", str(default_rules.pays))))
+            pays = _number(q.get("pays", str(default_rules.pays)))
+            r = Rules(a234=q.get("a234", default_rules.a234), pays=pays)  # type: ignore[arg-type]
             table = PayTable.named(q.get("table", "A"))
         except AsiaPokerError as exc:
             return error(400, str(exc))
@@ -175,14 +175,13 @@ FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect wi
            'text-anchor="middle" fill="#fff">&#9824;</text></svg>')
 
 
-def _number(text: str) -> float:
-    """``pays`` from a query: a number, or the error Rules gives for any other value."""
+def _number(text: str) -> float | str:
+    """``pays`` from a query: the number it reads as, else the text itself, for
+    :class:`~asiapoker.Rules` to reject in its own words."""
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
-        raise RuleError(f"pays must be a number from 1 to {MAX_PAYS} (to 1), got "
-                        f"{text!r}") from None
-    return value
+        return text
 
 
 #: Seconds a connection may take from opening (or its last answer) to a whole request head.
