@@ -1,6 +1,5 @@
 """User-written house ways: from_function, its checks, its cache, the example."""
 
-import importlib.util
 import subprocess
 import sys
 import warnings
@@ -22,32 +21,9 @@ from asiapoker import (
 from asiapoker._compile import PROBES
 from asiapoker.cli import main
 from tests.classic_in_python import classic_py
+from tests.conftest import load_example as _load_example
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _load_example():
-    spec = importlib.util.spec_from_file_location("rack_card", ROOT / "examples" / "rack_card.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="session")
-def cache_dir(tmp_path_factory):
-    return tmp_path_factory.mktemp("ways")
-
-
-@pytest.fixture(scope="session")
-def classic_copy(cache_dir):
-    return HouseWay.from_function(classic_py, "classic-py", cache_dir=cache_dir, progress=False)
-
-
-@pytest.fixture(scope="session")
-def rack(cache_dir):
-    mod = _load_example()
-    return HouseWay.from_function(mod.rack_card, "rack-card", mod.VERSION, cache_dir=cache_dir,
-                                  progress=False)
 
 
 def test_python_classic_sets_as_the_built_in_on_random_hands():

@@ -7,7 +7,7 @@ Data flows one way: cards -> strengths -> settings -> outcomes.
 'Flush, A-K-Q-5 of spades'
 """
 
-from . import analysis, equilibrium, rack, simulation, table
+from . import analysis, equilibrium, known, rack, simulation, table
 from .analysis import exploitability
 from .bonus import (
     BONUS_CATEGORIES,
@@ -29,6 +29,7 @@ from .errors import (
     HandSizeError,
     HouseWayError,
     IllegalSettingError,
+    KnownCardError,
     MissingExtraError,
     RuleError,
     RunError,
@@ -83,6 +84,7 @@ __all__ = [
     "HouseWay",
     "HouseWayError",
     "IllegalSettingError",
+    "KnownCardError",
     "MissingExtraError",
     "Outcome",
     "PayTable",
@@ -111,6 +113,7 @@ __all__ = [
     "house_way",
     "house_way_splits",
     "is_legal",
+    "known",
     "legal_splits",
     "parse_cards",
     "rack",

@@ -647,6 +647,36 @@ cdef void answer_on(Py_ssize_t n, const int32_t* th, const int16_t* cell, const 
         out[j] += all_high[mi * (NL + 1) + li]
 
 
+cdef int cards_left(const int* removed, int n_removed, int* avail, int* availmask,
+                    int64_t* rank_ways, int64_t* offsuit_ways) noexcept nogil:
+    """The counts the dealer's hands are made of, from the cards not in ``removed``:
+    avail[r] cards of rank r left, availmask[s] the ranks left in suit s,
+    rank_ways[r * 5 + k] = C(avail[r], k) and offsuit_ways[s * 52 + r * 4 + k] = C(cards of
+    rank r left outside suit s, k) (entry 0 of each is 1: an unused pair).  Returns whether
+    the joker is left (1) or removed (0)."""
+    cdef int r, s, i, k, dealer_joker = 1
+    for r in range(13):
+        avail[r] = 4
+    for s in range(4):
+        availmask[s] = 0x1FFF
+    for i in range(n_removed):
+        if removed[i] == JOKER:
+            dealer_joker = 0
+        else:
+            avail[removed[i] >> 2] -= 1
+            availmask[removed[i] & 3] &= ~(1 << (removed[i] >> 2))
+    for r in range(13):
+        for k in range(5):
+            rank_ways[r * 5 + k] = BINOM[avail[r]][k]
+        for s in range(4):
+            for k in range(4):
+                offsuit_ways[s * 52 + r * 4 + k] = BINOM[avail[r] - ((availmask[s] >> r) & 1)][k]
+    rank_ways[0] = 1
+    for s in range(4):
+        offsuit_ways[s * 52] = 1
+    return dealer_joker
+
+
 cdef class DealerModel:
     """Class tables of one house way and rule set (built by :func:`build_dealer_model`)."""
     cdef readonly int a234_low
@@ -723,15 +753,16 @@ cdef class DealerModel:
                                       * rank_ways[o[3]] * rank_ways[o[4]] * rank_ways[o[5]]
                                       * rank_ways[o[6]])
 
-    cdef void distribution(self, const int* player, int32_t* dist) noexcept nogil:
-        """dist[t] = number of dealer hands from the 46 other cards whose triple is t (every
-        partial sum stays below 2 * C(46, 7), so int32 is exact)."""
+    cdef void distribution(self, const int* removed, int n_removed,
+                           int32_t* dist) noexcept nogil:
+        """dist[t] = number of dealer hands from the cards not in ``removed`` (the player's
+        seven, and any dead cards: distinct ids) whose triple is t (every partial sum stays
+        below 2 * C(46, 7), so int32 is exact)."""
         cdef int avail[13]
-        cdef int avail_in[4][13]
         cdef int availmask[4]
-        cdef int64_t rank_ways[65]       # [r * 5 + k] = C(cards of rank r left, k); [0] = 1
-        cdef int64_t offsuit_ways[4][52] # [s][r * 4 + k] = C(rank r left outside suit s, k)
-        cdef int r, s, s2, i, k, dealer_joker = 1
+        cdef int64_t rank_ways[65]
+        cdef int64_t offsuit_ways[4 * 52]
+        cdef int s, s2, dealer_joker
         cdef Py_ssize_t n, ns = self.sg_f.shape[0]
         cdef int64_t cnt
         cdef int f
@@ -740,29 +771,8 @@ cdef class DealerModel:
         cdef const uint8_t* sgj = &self.sg_joker[0]
         cdef const int32_t* sgt = &self.sg_tid[0, 0]
         cdef const uint8_t* o
-        for r in range(13):
-            avail[r] = 4
-            for s in range(4):
-                avail_in[s][r] = 1
-        for i in range(7):
-            if player[i] == JOKER:
-                dealer_joker = 0
-            else:
-                avail[player[i] >> 2] -= 1
-                avail_in[player[i] & 3][player[i] >> 2] = 0
-        for s in range(4):
-            availmask[s] = 0
-            for r in range(13):
-                availmask[s] |= avail_in[s][r] << r
-        for r in range(13):
-            for k in range(5):
-                rank_ways[r * 5 + k] = BINOM[avail[r]][k]
-            for s in range(4):
-                for k in range(4):
-                    offsuit_ways[s][r * 4 + k] = BINOM[avail[r] - avail_in[s][r]][k]
-        rank_ways[0] = 1
-        for s in range(4):
-            offsuit_ways[s][0] = 1
+        cdef const int64_t* ow
+        dealer_joker = cards_left(removed, n_removed, avail, availmask, rank_ways, offsuit_ways)
         memset(dist, 0, self.n_triples * sizeof(int32_t))
         self.rank_part(rank_ways, dealer_joker, dist)
         for n in range(ns):                    # each entry read once, all four suits
@@ -773,7 +783,8 @@ cdef class DealerModel:
             for s in range(4):
                 if f & ~availmask[s]:
                     continue
-                cnt = offsuit_ways[s][o[0]] * offsuit_ways[s][o[1]] * offsuit_ways[s][o[2]]
+                ow = offsuit_ways + 52 * s
+                cnt = ow[o[0]] * ow[o[1]] * ow[o[2]]
                 if cnt:
                     dist[sgt[2 * n]] += <int32_t>cnt
                     dist[sgt[2 * n + 1]] -= <int32_t>cnt
@@ -783,6 +794,111 @@ cdef class DealerModel:
                     for n in range(self.db_f1.shape[0]):
                         if (self.db_f1[n] & ~availmask[s]) or (self.db_f2[n] & ~availmask[s2]):
                             continue
+                        dist[self.db_tid[n, 0]] += 1
+                        dist[self.db_tid[n, 1]] -= 1
+                        dist[self.db_tid[n, 2]] -= 1
+                        dist[self.db_tid[n, 3]] += 1
+
+    cdef void holding(self, const int* removed, int n_removed, int card,
+                      int32_t* dist) noexcept nogil:
+        """dist[t] = number of the dealer hands of ``distribution(removed)`` that hold
+        ``card`` (not in ``removed``) and whose triple is t: that distribution minus the one
+        with ``card`` removed too, in one pass.  Removing card (rank rc, suit sc) changes only
+        the ways of rank rc (every rank class and off-suit product holding rank rc) and suit
+        sc's available ranks (the flushes of suit sc through rank rc); the joker changes only
+        whether the classes with the joker count, so holding it is their part alone."""
+        cdef int avail[13]
+        cdef int availmask[4]
+        cdef int64_t rank_ways[65]
+        cdef int64_t offsuit_ways[4 * 52]
+        cdef int64_t rank_ways2[65]          # the same with ``card`` removed too
+        cdef int64_t offsuit_ways2[4 * 52]
+        cdef int s, s2, k, dealer_joker, rc = card >> 2, sc = card & 3, f, m2
+        cdef Py_ssize_t n, ns = self.sg_f.shape[0], nr = self.rk_tid.shape[0]
+        cdef int64_t cnt
+        cdef bint joker = card == JOKER
+        cdef const uint8_t* rk = &self.rk_pairs[0, 0]
+        cdef const uint8_t* rkj = &self.rk_joker[0]
+        cdef const int32_t* rkt = &self.rk_tid[0]
+        cdef const uint16_t* sgf = &self.sg_f[0]
+        cdef const uint8_t* sgo = &self.sg_o[0, 0]
+        cdef const uint8_t* sgj = &self.sg_joker[0]
+        cdef const int32_t* sgt = &self.sg_tid[0, 0]
+        cdef const uint8_t* o
+        cdef const int64_t* ow
+        cdef const int64_t* ow2
+        dealer_joker = cards_left(removed, n_removed, avail, availmask, rank_ways, offsuit_ways)
+        memset(dist, 0, self.n_triples * sizeof(int32_t))
+        if joker:
+            for n in range(nr):
+                if rkj[n]:
+                    o = rk + 7 * n
+                    dist[rkt[n]] += <int32_t>(rank_ways[o[0]] * rank_ways[o[1]] * rank_ways[o[2]]
+                                              * rank_ways[o[3]] * rank_ways[o[4]]
+                                              * rank_ways[o[5]] * rank_ways[o[6]])
+            for n in range(ns):
+                if not sgj[n]:
+                    continue
+                f = sgf[n]
+                o = sgo + 3 * n
+                for s in range(4):
+                    if f & ~availmask[s]:
+                        continue
+                    ow = offsuit_ways + 52 * s
+                    cnt = ow[o[0]] * ow[o[1]] * ow[o[2]]
+                    dist[sgt[2 * n]] += <int32_t>cnt
+                    dist[sgt[2 * n + 1]] -= <int32_t>cnt
+        else:
+            for k in range(65):
+                rank_ways2[k] = rank_ways[k]
+            for k in range(4 * 52):
+                offsuit_ways2[k] = offsuit_ways[k]
+            for k in range(1, 5):
+                rank_ways2[rc * 5 + k] = BINOM[avail[rc] - 1][k]
+            for s in range(4):
+                for k in range(1, 4):
+                    offsuit_ways2[52 * s + rc * 4 + k] = BINOM[
+                        avail[rc] - 1 - ((availmask[s] >> rc) & 1)][k]
+            for n in range(nr):
+                if rkj[n] and not dealer_joker:
+                    continue
+                o = rk + 7 * n
+                dist[rkt[n]] += <int32_t>(
+                    rank_ways[o[0]] * rank_ways[o[1]] * rank_ways[o[2]] * rank_ways[o[3]]
+                    * rank_ways[o[4]] * rank_ways[o[5]] * rank_ways[o[6]]
+                    - rank_ways2[o[0]] * rank_ways2[o[1]] * rank_ways2[o[2]] * rank_ways2[o[3]]
+                    * rank_ways2[o[4]] * rank_ways2[o[5]] * rank_ways2[o[6]])
+            for n in range(ns):
+                if sgj[n] and not dealer_joker:
+                    continue
+                f = sgf[n]
+                o = sgo + 3 * n
+                for s in range(4):
+                    if f & ~availmask[s]:
+                        continue
+                    ow = offsuit_ways + 52 * s
+                    if s == sc:               # the flush holds the card, or the count is equal
+                        if not (f >> rc) & 1:
+                            continue
+                        cnt = ow[o[0]] * ow[o[1]] * ow[o[2]]
+                    else:
+                        ow2 = offsuit_ways2 + 52 * s
+                        cnt = ow[o[0]] * ow[o[1]] * ow[o[2]] - ow2[o[0]] * ow2[o[1]] * ow2[o[2]]
+                    if cnt:
+                        dist[sgt[2 * n]] += <int32_t>cnt
+                        dist[sgt[2 * n + 1]] -= <int32_t>cnt
+        if dealer_joker:
+            m2 = availmask[sc] & ~(1 << rc) if not joker else 0
+            for s in range(4):
+                for s2 in range(s + 1, 4):
+                    if not joker and s != sc and s2 != sc:
+                        continue
+                    for n in range(self.db_f1.shape[0]):
+                        if (self.db_f1[n] & ~availmask[s]) or (self.db_f2[n] & ~availmask[s2]):
+                            continue
+                        if not joker and not ((self.db_f1[n] & ~m2) if s == sc
+                                              else (self.db_f2[n] & ~m2)):
+                            continue               # the hand stays without the card
                         dist[self.db_tid[n, 0]] += 1
                         dist[self.db_tid[n, 1]] -= 1
                         dist[self.db_tid[n, 2]] -= 1
@@ -872,7 +988,7 @@ cdef class DealerModel:
             if bad == -1:
                 for i in range(hands.shape[0]):
                     load7(&hands[i, 0], c)
-                    self.distribution(c, dist)
+                    self.distribution(c, 7, dist)
                     tot = 0
                     for t in range(self.n_triples):
                         tot += dist[t]
@@ -884,16 +1000,140 @@ cdef class DealerModel:
             raise MemoryError("asiapoker: no memory for the dealer distribution")
         return bad
 
-    def dealer_distribution(self, tuple ids):
+    cdef void known_distribution(self, const int* removed, int n_removed, const int* shown,
+                                 int n_shown, int32_t* dist, int64_t* acc) noexcept nogil:
+        """``distribution`` of the dealer hands that hold every card of ``shown`` (cards known
+        to be the dealer's, not in ``removed``), by inclusion and exclusion: the sum over the
+        subsets S of ``shown`` of (-1)^|S| times the hands that avoid ``removed`` and S.  The
+        sum is kept in ``acc`` (n_triples int64: a partial sum can pass int32) and the result,
+        at most C(46, 7) a triple, written to ``dist``."""
+        cdef int cards[NCARDS + 1]
+        cdef int i, j, n, bits, last = n_shown - 1
+        cdef Py_ssize_t t, nt = self.n_triples
+        if n_shown == 0:
+            self.distribution(removed, n_removed, dist)
+            return
+        if n_shown == 1:
+            self.holding(removed, n_removed, shown[0], dist)
+            return
+        memset(acc, 0, nt * sizeof(int64_t))
+        for i in range(n_removed):
+            cards[i] = removed[i]
+        for bits in range(1 << last):          # the last shown card: held by ``holding``
+            n = n_removed
+            for j in range(last):
+                if (bits >> j) & 1:
+                    cards[n] = shown[j]
+                    n += 1
+            self.holding(cards, n, shown[last], dist)
+            if (n - n_removed) & 1:
+                for t in range(nt):
+                    acc[t] -= dist[t]
+            else:
+                for t in range(nt):
+                    acc[t] += dist[t]
+        for t in range(nt):
+            dist[t] = <int32_t>acc[t]
+
+    def solve_known(self, const card_t[:, ::1] hands, const int8_t[:, ::1] dead,
+                    const int8_t[:, ::1] shown, int64_t[:, ::1] out, int64_t[::1] totals,
+                    int side=0):
+        """``solve_rows`` with known cards: for row i, ``dead[i]`` holds cards known NOT to be
+        in the dealer's hand and ``shown[i]`` cards known to be in it, each padded with -1 (a
+        checked row: ids distinct from the hand's and from each other, at most 7 shown, at
+        least 7 cards left for the dealer).  Returns the first bad row or -1."""
+        cdef Py_ssize_t i, t, bad
+        cdef Py_ssize_t nd = dead.shape[1], nk = shown.shape[1]
+        cdef int removed[NCARDS + 1]
+        cdef int known[8]
+        cdef int j, n_removed, n_shown
+        cdef int64_t v
+        cdef uint64_t mask, bit
+        cdef int32_t* dist
+        cdef int64_t* acc
+        cdef int64_t* scratch
+        cdef int64_t tot
+        if dead.shape[0] != hands.shape[0] or shown.shape[0] != hands.shape[0] or nk > 8:
+            raise ValueError("asiapoker: dead and shown need one row per hand")
+        with nogil:
+            bad = check_rows(hands)
+            for i in range(hands.shape[0] if bad < 0 else 0):  # the known cards, row by row
+                mask = 0
+                for j in range(7):
+                    mask |= (<uint64_t>1) << hands[i, j]
+                n_removed = 7
+                n_shown = 0
+                for j in range(nd + nk):
+                    v = dead[i, j] if j < nd else shown[i, j - nd]
+                    if v == -1:
+                        continue
+                    bit = (<uint64_t>1) << v if 0 <= v <= 52 else 0
+                    if bit == 0 or mask & bit:
+                        bad = i
+                        break
+                    mask |= bit
+                    if j < nd:
+                        n_removed += 1
+                    else:
+                        n_shown += 1
+                if bad < 0 and (n_shown > 7 or NCARDS - n_removed < 7):
+                    bad = i
+                if bad >= 0:
+                    break
+            if bad < 0:
+                dist = <int32_t*>calloc(self.n_triples, sizeof(int32_t))
+                acc = <int64_t*>calloc(self.n_triples, sizeof(int64_t))
+                scratch = <int64_t*>calloc(36 * CELLS, sizeof(int64_t))
+                if dist == NULL or acc == NULL or scratch == NULL:
+                    bad = -2
+                else:
+                    for i in range(hands.shape[0]):
+                        load7(&hands[i, 0], removed)
+                        n_removed = 7
+                        n_shown = 0
+                        for j in range(nd):
+                            if dead[i, j] >= 0:
+                                removed[n_removed] = dead[i, j]
+                                n_removed += 1
+                        for j in range(nk):
+                            if shown[i, j] >= 0:
+                                known[n_shown] = shown[i, j]
+                                n_shown += 1
+                        self.known_distribution(removed, n_removed, known, n_shown, dist, acc)
+                        tot = 0
+                        for t in range(self.n_triples):
+                            tot += dist[t]
+                        totals[i] = tot
+                        self.wins(removed, dist, &out[i, 0], scratch, side != 0)
+                free(dist)
+                free(acc)
+                free(scratch)
+        if bad == -2:
+            raise MemoryError("asiapoker: no memory for the dealer distribution")
+        return bad
+
+    def dealer_distribution(self, tuple ids, tuple dead=(), tuple shown=()):
         """The dealer's count of every triple (indexed like the model's triples) against seven
-        checked ids, as int64; for tests and analysis."""
-        cdef int c[7]
+        checked ids, with checked known cards (``dead``: not the dealer's; ``shown``: the
+        dealer's), as int64; for tests and analysis."""
+        cdef int c[NCARDS + 1]
+        cdef int known[8]
         cdef int k
+        every = ids + dead + shown
+        if (len(ids) != 7 or len(shown) > 7 or len(every) != len(set(every))
+                or NCARDS - 7 - len(dead) < 7 or not all(0 <= x < NCARDS for x in every)):
+            raise ValueError("asiapoker: dealer_distribution takes distinct checked ids")
         for k in range(7):
             c[k] = ids[k]
+        for k in range(len(dead)):
+            c[7 + k] = dead[k]
+        for k in range(len(shown)):
+            known[k] = shown[k]
         counts = np.zeros(self.n_triples, dtype=np.int32)
+        acc = np.zeros(self.n_triples, dtype=np.int64)
         cdef int32_t[::1] cv = counts
-        self.distribution(c, &cv[0])
+        cdef int64_t[::1] av = acc
+        self.known_distribution(c, 7 + len(dead), known, len(shown), &cv[0], &av[0])
         return counts.astype(np.int64)
 
     cdef void answer(self, const int32_t* dist, int nt, const int64_t* qkey, int64_t* out,
@@ -1120,7 +1360,7 @@ cdef class DealerModel:
                             g += 1
                         if self.solve_group(rows, g, &out[a, 0], dist, work) < 0:
                             for j in range(g):
-                                self.distribution(rows + 7 * j, dist)
+                                self.distribution(rows + 7 * j, 7, dist)
                                 self.wins(rows + 7 * j, dist, &out[a + j, 0], scratch, 0)
                         a += g
                 free(rows)
@@ -1244,39 +1484,48 @@ cdef inline Py_ssize_t find_key(const int64_t* keys, Py_ssize_t n, int64_t key) 
 def enumerate_dealer(tuple player, int a234_low, int kind, int first_hand, int second_hand,
                      int third_hand,
                      int32_t[::1] dense_h, int n_h, int32_t[::1] dense_m,
-                     const int64_t[::1] keys=None, const int32_t[:, ::1] tri=None):
-    """Reference path: walk every 7-card dealer hand from the 46 cards the player does not
-    hold, one by one, set it by the house way and histogram the dealer's (high, medium, low)
+                     const int64_t[::1] keys=None, const int32_t[:, ::1] tri=None,
+                     tuple dead=(), tuple shown=()):
+    """Reference path: walk every 7-card dealer hand one by one -- the ``shown`` cards (known
+    to be the dealer's) and any others from the cards not in ``player``, ``dead`` or
+    ``shown`` -- set it by the house way and histogram the dealer's (high, medium, low)
     strengths as hist[dense high, dense medium, low rank].  Returns (total, hist).  With
     ``keys`` and ``tri`` the way is a class table: each hand's class key is looked up in the
     sorted ``keys`` and its strengths read from ``tri`` (a hand without a class counts in
     ``total`` only, so the totals tell)."""
-    cdef int rest[46]
+    cdef int rest[NCARDS]
+    cdef int fixed[7]
     cdef int c[7]
     cdef int idx[7]
     cdef int32_t hml[3]
-    cdef int i, j, n = 0, d
+    cdef int i, j, n = 0, d, nf = len(shown), m
     cdef int64_t total = 0
     cdef Py_ssize_t lo, nk = 0
-    cdef bint taken, table = keys is not None and tri is not None
+    cdef bint table = keys is not None and tri is not None
+    known = set(player) | set(dead) | set(shown)
+    if (len(player) != 7 or nf > 7 or len(known) != 7 + len(dead) + nf
+            or not known <= set(range(NCARDS)) or NCARDS - 7 - len(dead) < 7):
+        raise ValueError("asiapoker: enumerate_dealer takes distinct checked ids")
     if table:
         nk = keys.shape[0]
-    for i in range(53):
-        taken = False
-        for j in range(7):
-            if player[j] == i:
-                taken = True
-        if not taken:
+    for i in range(NCARDS):
+        if i not in known:
             rest[n] = i
             n += 1
+    for j in range(nf):
+        fixed[j] = shown[j]
+    m = 7 - nf                        # the dealer's cards not known
     hist = np.zeros((n_h, NM, NL), dtype=np.int64)
     cdef int64_t[:, :, ::1] hv = hist
     with nogil:
-        for j in range(7):
+        for j in range(m):
             idx[j] = j
         while True:
-            for j in range(7):
-                c[j] = rest[idx[j]]
+            for j in range(nf):
+                c[j] = fixed[j]
+            for j in range(m):
+                c[nf + j] = rest[idx[j]]
+            sort7(c)
             total += 1
             if table:
                 lo = find_key(&keys[0], nk, class_key(c))
@@ -1287,13 +1536,13 @@ def enumerate_dealer(tuple player, int a234_low, int kind, int first_hand, int s
             else:
                 choose(c, a234_low, kind, first_hand, second_hand, third_hand, hml)
                 hv[dense_h[hml[0]], dense_m[hml[1]], (hml[2] >> 12) - 1] += 1
-            j = 6
-            while j >= 0 and idx[j] == n - 7 + j:
+            j = m - 1
+            while j >= 0 and idx[j] == n - m + j:
                 j -= 1
             if j < 0:
                 break
             idx[j] += 1
-            for d in range(j + 1, 7):
+            for d in range(j + 1, m):
                 idx[d] = idx[d - 1] + 1
     return total, hist
 

@@ -11,6 +11,7 @@ __all__ = [
     "HandSizeError",
     "HouseWayError",
     "IllegalSettingError",
+    "KnownCardError",
     "MissingExtraError",
     "RuleError",
     "RunError",
@@ -30,6 +31,12 @@ class CardError(AsiaPokerError):
 
 class DuplicateCardError(CardError):
     """The same card (or a second joker) appears twice."""
+
+
+class KnownCardError(CardError):
+    """Known cards that cannot be: a dead or dealer card in the hand or named twice, a card
+    both dead and the dealer's, more than 7 dealer cards, or too few cards left for the
+    dealer."""
 
 
 class HandSizeError(AsiaPokerError):

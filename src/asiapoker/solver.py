@@ -2,13 +2,20 @@
 
 The dealer holds any 7 of the 46 cards the player does not: C(46, 7) = 53,524,680 hands,
 equally likely, set by the house way.  ``solve`` counts, for each of the 105 splits, exactly
-how many of them it beats on two hands of three (rule 3.2-3.4), in integers.
+how many of them it beats on two hands of three (rule 3.2-3.4), in integers.  Known cards
+(:mod:`asiapoker.known`) narrow the dealer's hands: ``dead`` cards are not in them,
+``dealer`` cards are.
 
 >>> sol = solve("As Kd 7h 7c Jk 2s 9d")
 >>> sol.total, str(sol.best.setting) == str(sol.settings[0].setting)
 (53524680, True)
 >>> str(sol.house_way_setting), sol.house_way_cost      # the house way is best here
 ('Jk As 9d 2s | 7h 7c | Kd', 0.0)
+>>> seen = solve("As Kd 7h 7c Jk 2s 9d", dead="Ks Kh Kc Qd 5c 5h 3d")
+>>> seen.total, str(seen.best.setting)
+(15380937, 'Jk As 9d 2s | 7h 7c | Kd')
+>>> seen.describe()
+'house way standard; a234=high, pays=1:1; dead Ks Kh Kc Qd 5c 5h 3d'
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from ._validate import as_card_array, run_kernel, whole_number
 from .cards import CardsLike, card_of, to_ids
 from .errors import AsiaPokerError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, house_way_splits, resolve_way
+from .known import known_cards, known_rows, per_row
 from .rules import Rules, resolve
 from .setting import Setting, splits
 
@@ -112,7 +120,8 @@ class SettingResult:
 class Solution:
     """All 105 splits of a hand, best first (more wins first; equal wins: lower split index).
 
-    Names the house way and rules it was computed under (``way``, ``rules``).
+    Names the house way and rules it was computed under (``way``, ``rules``), and the known
+    cards: ``dead`` (not in the dealer's hand) and ``dealer`` (in it).
     """
 
     cards: tuple[Any, ...]
@@ -121,6 +130,8 @@ class Solution:
     house_way_result: SettingResult
     way: str
     rules: Rules
+    dead: tuple[Any, ...] = ()
+    dealer: tuple[Any, ...] = ()
 
     @property
     def best(self) -> SettingResult:
@@ -134,7 +145,8 @@ class Solution:
 
     @property
     def total(self) -> int:
-        """Number of dealer hands (53,524,680)."""
+        """Number of dealer hands: 53,524,680, or C(46 - dead - dealer, 7 - dealer) with known
+        cards."""
         return self.settings[0].total
 
     @property
@@ -148,8 +160,10 @@ class Solution:
         return self.ev - self.house_way_ev
 
     def describe(self) -> str:
-        """What the result depends on: house way and rule options."""
-        return f"house way {self.way}; {self.rules.describe()}"
+        """What the result depends on: house way, rule options and any known cards."""
+        return f"house way {self.way}; {self.rules.describe()}" + "".join(
+            f"; {what} {' '.join(map(str, cards))}"
+            for what, cards in (("dead", self.dead), ("dealer shows", self.dealer)) if cards)
 
     def to_dict(self, all_settings: bool = False) -> dict[str, Any]:
         """JSON-ready data (what ``asiapoker solve --json`` prints): the legal settings best
@@ -158,7 +172,9 @@ class Solution:
             return {"index": r.index, "setting": str(r.setting), "legal": r.legal,
                     "wins": r.wins, "total": r.total, "p_win": r.p_win, "ev": r.ev}
         return {"cards": [str(c) for c in self.cards], "way": self.way,
-                "rules": self.rules.to_dict(), "total": self.total, "best": row(self.best),
+                "rules": self.rules.to_dict(), "dead": [str(c) for c in self.dead],
+                "dealer": [str(c) for c in self.dealer], "total": self.total,
+                "best": row(self.best),
                 "house_way": row(self.house_way_result), "house_way_cost": self.house_way_cost,
                 "settings": [row(r) for r in self.settings if r.legal or all_settings]}
 
@@ -171,11 +187,21 @@ def _check_method(method: str) -> None:
         raise AsiaPokerError(f"method must be 'fast' or 'enumerate', got {method!r}")
 
 
-def _wins_fast(ids: tuple[int, ...], way: HouseWay, rules: Rules) -> tuple[list[int], int]:
+Known = tuple[tuple[int, ...], tuple[int, ...]]
+NO_CARDS: Known = ((), ())
+
+
+def _wins_fast(ids: tuple[int, ...], way: HouseWay, rules: Rules,
+               known: Known = NO_CARDS) -> tuple[list[int], int]:
     arr = np.array([ids], dtype=np.int8)
     out = np.empty((1, 105), dtype=np.int64)
     totals = np.empty(1, dtype=np.int64)
-    run_kernel(dealer_model(way, rules).solve_rows, arr, "hands", out, totals)
+    m = dealer_model(way, rules)
+    if known == NO_CARDS:
+        run_kernel(m.solve_rows, arr, "hands", out, totals)
+    else:
+        dead, dealer = (np.array([[*cards, -1]], dtype=np.int8) for cards in known)
+        run_kernel(m.solve_known, arr, "hands", dead, dealer, out, totals)
     return out[0].tolist(), int(totals[0])
 
 
@@ -193,17 +219,19 @@ def _dense_maps() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDA
     return hvals, mvals, np.unique(_core.table_view(1, 0)), dense_h, dense_m
 
 
-def _wins_enumerate(ids: tuple[int, ...], way: HouseWay, rules: Rules) -> tuple[list[int], int]:
-    """The plain reference path: every dealer hand one by one (tens of seconds); a stored way
-    is read from its class table hand by hand."""
+def _wins_enumerate(ids: tuple[int, ...], way: HouseWay, rules: Rules,
+                    known: Known = NO_CARDS) -> tuple[list[int], int]:
+    """The plain reference path: every dealer hand one by one (tens of seconds without known
+    cards); a stored way is read from its class table hand by hand."""
     hvals, mvals, lvals, dense_h, dense_m = _dense_maps()
+    dead, dealer = known
     if way.code is None:
         keys, tri = way.class_table(rules)
         total, hist = _core.enumerate_dealer(ids, rules.a234_low, 0, 0, 0, 0, dense_h, len(hvals),
-                                             dense_m, keys, tri)
+                                             dense_m, keys, tri, dead, dealer)
     else:
         total, hist = _core.enumerate_dealer(ids, rules.a234_low, *way.code, dense_h, len(hvals),
-                                             dense_m)
+                                             dense_m, None, None, dead, dealer)
     hi, mi, li = np.nonzero(hist)
     count = hist[hi, mi, li]
     dh, dm, dl = hvals[hi], mvals[mi], lvals[li]
@@ -225,23 +253,29 @@ def _results(ids: tuple[int, ...], wins: Sequence[int], total: int,
 
 
 def solve(seven: CardsLike, way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
-          method: Method = "fast") -> Solution:
+          method: Method = "fast", *, dead: CardsLike | None = None,
+          dealer: CardsLike | None = None) -> Solution:
     """Every split of seven cards with its exact win count against the house way.
 
-    ``method="enumerate"`` walks all 53,524,680 dealer hands one by one (the reference path,
-    tens of seconds); the default counts them by class in milliseconds.  Both give the same
-    integers.
+    ``dead``: cards known not to be in the dealer's hand (another spot's hand, cards exposed
+    or burned); ``dealer``: cards known to be in it (a dealer card exposed).  The count is
+    then over the C(46 - dead - dealer, 7 - dealer) dealer hands consistent with them.
+    ``method="enumerate"`` walks every dealer hand one by one (the reference path, tens of
+    seconds without known cards); the default counts them by class in milliseconds.  Both
+    give the same integers.
     """
     r = resolve(rules)
     w = resolve_way(way)
     _check_method(method)
     ids = to_ids(seven, 7, what="seven-card hand")
-    wins, total = (_wins_fast if method == "fast" else _wins_enumerate)(ids, w, r)
+    known = known_cards(ids, dead, dealer)
+    wins, total = (_wins_fast if method == "fast" else _wins_enumerate)(ids, w, r, known)
     rows = _results(ids, wins, total, r)
     ordered = sorted(rows, key=lambda x: (-(x.wins if x.legal else -1), x.index))
     hw = w.set(ids, r)
     hw_row = next(x for x in rows if x.setting == hw)
-    return Solution(tuple(card_of(i) for i in ids), tuple(ordered), hw, hw_row, w.name, r)
+    return Solution(tuple(card_of(i) for i in ids), tuple(ordered), hw, hw_row, w.name, r,
+                    *(tuple(card_of(i) for i in cards) for cards in known))
 
 
 Columns = Literal["all", "summary"]
@@ -260,14 +294,15 @@ class BatchSolution:
     ``house_way_wins``.  With ``columns="all"`` (the default) also every split's ``wins``
     (n x 105, int64 or int32: 0 for a foul), ``legal`` (n x 105 bool) and ``ev`` (n x 105
     float64, -1 for a foul, as :attr:`SettingResult.ev`, so ``ev.argmax(1)`` is a legal
-    split).  ``total`` dealer hands per row; the house way and rules the figures depend on.
+    split).  ``totals``: each row's number of dealer hands (53,524,680, fewer with known
+    cards); the house way and rules the figures depend on.
     """
 
     best: npt.NDArray[np.int16]
     best_wins: npt.NDArray[np.int64]
     house_way: npt.NDArray[np.int16]
     house_way_wins: npt.NDArray[np.int64]
-    total: int
+    totals: npt.NDArray[np.int64]
     way: str
     rules: Rules
     columns: Columns = "all"
@@ -277,6 +312,18 @@ class BatchSolution:
 
     def __len__(self) -> int:
         return len(self.best)
+
+    @property
+    def total(self) -> int:
+        """The number of dealer hands of every row (53,524,680 without known cards); an error
+        when rows with different known cards have different numbers (see ``totals``)."""
+        if len(self.totals) == 0:
+            return DEALER_HANDS
+        first = int(self.totals[0])
+        if (self.totals != first).any():
+            raise AsiaPokerError("rows have different numbers of dealer hands (their known "
+                                 "cards differ): read totals")
+        return first
 
     def _full(self, name: str) -> Any:
         value = getattr(self, "_" + name)
@@ -300,35 +347,40 @@ class BatchSolution:
         """Expected value of each split, n x 105 float64 (-1 for a foul); computed on first
         use."""
         if "ev" not in self._cache:
-            self._cache["ev"] = _ev(self.wins, self.legal, self.rules)
+            self._cache["ev"] = _ev(self.wins, self.legal, self.rules, self.totals[:, None])
         return self._cache["ev"]  # type: ignore[no-any-return]
 
     @property
     def best_ev(self) -> npt.NDArray[np.float64]:
         """Expected value of the best split, per row."""
-        return _ev(self.best_wins, True, self.rules)
+        return _ev(self.best_wins, True, self.rules, self.totals)
 
     @property
     def house_way_ev(self) -> npt.NDArray[np.float64]:
         """Expected value of setting each row by the house way."""
-        return _ev(self.house_way_wins, True, self.rules)
+        return _ev(self.house_way_wins, True, self.rules, self.totals)
 
     def describe(self) -> str:
         """What the results depend on: house way and rule options."""
         return f"house way {self.way}; {self.rules.describe()}"
 
 
-def _ev(wins: npt.NDArray[Any], legal: Any, rules: Rules) -> npt.NDArray[np.float64]:
+def _ev(wins: npt.NDArray[Any], legal: Any, rules: Rules,
+        totals: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
     w = wins.astype(np.float64)
-    ev: npt.NDArray[np.float64] = np.where(legal, (w * rules.pays - (DEALER_HANDS - w))
-                                           / DEALER_HANDS, -1.0)
+    n = totals.astype(np.float64)
+    ev: npt.NDArray[np.float64] = np.where(legal, (w * rules.pays - (n - w)) / n, -1.0)
     return ev
 
 
 def count_splits(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
-                 side: Literal["player", "dealer"] = "player") -> npt.NDArray[np.int64]:
+                 side: Literal["player", "dealer"] = "player", *, dead: Any = None,
+                 dealer: Any = None) -> npt.NDArray[np.int64]:
     """The exact counts behind the solver, n x 105 int64, for an n x 7 array of card ids
     (split order: :data:`~asiapoker.SPLIT_POSITIONS` of each row as given), one thread.
+    ``dead`` and ``dealer`` are known cards, for every row or per row
+    (:func:`asiapoker.known.known_rows`); the opposing hands are then those consistent with
+    them.
 
     ``side="player"``: the dealer hands (set by ``way``) each split beats on two hands of
     three, the player's wins (0 for a foul).  ``side="dealer"``: taking each split as the
@@ -339,28 +391,55 @@ def count_splits(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = N
         raise AsiaPokerError(f"side must be 'player' or 'dealer', got {side!r}")
     r = resolve(rules)
     arr = as_card_array(hands, 7, "hands")
+    known = _known_for(arr, dead, dealer)
+    m = dealer_model(resolve_way(way), r)
     if side == "player":
-        return _player_counts(dealer_model(resolve_way(way), r), arr, r)[0]
+        return _player_counts(m, arr, r, known)[0]
     out = np.empty((len(arr), 105), dtype=np.int64)
-    totals = np.empty(len(arr), dtype=np.int64)
-    run_kernel(dealer_model(resolve_way(way), r).solve_rows, arr, "hands", out, totals, 1)
+    _counts(m, arr, known, out, np.empty(len(arr), dtype=np.int64), 1)
     return out
 
 
-def _player_counts(m: _core.DealerModel, rows: npt.NDArray[Any], rules: Rules
-                   ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
-    """The player's wins of every split of the rows (0 for a foul), and legality."""
+KnownRows = tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]] | None
+
+
+def _known_for(arr: npt.NDArray[Any], dead: Any, dealer: Any) -> KnownRows:
+    """Checked known cards of the rows (checking the rows first), or None without any."""
+    if dead is None and dealer is None:
+        return None
+    legal = np.empty((len(arr), 105), dtype=np.uint8)
+    run_kernel(_core.legal_kernel, arr, "hands", 0, legal)     # a bad row is named first
+    return known_rows(arr, dead, dealer)
+
+
+def _counts(m: _core.DealerModel, rows: npt.NDArray[Any], known: KnownRows,
+            out: npt.NDArray[np.int64], totals: npt.NDArray[np.int64], side: int = 0) -> None:
+    """The core's counts of ``rows`` (``known``: their known cards, as from _known_for)."""
+    if known is None:
+        run_kernel(m.solve_rows, rows, "hands", out, totals, side)
+    else:
+        run_kernel(m.solve_known, rows, "hands", known[0], known[1], out, totals, side)
+
+
+def _player_counts(m: _core.DealerModel, rows: npt.NDArray[Any], rules: Rules,
+                   known: KnownRows = None,
+                   ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_],
+                              npt.NDArray[np.int64]]:
+    """The player's wins of every split of the rows (0 for a foul), legality and each row's
+    number of dealer hands."""
     got = np.empty((len(rows), 105), dtype=np.int64)
-    run_kernel(m.solve_rows, rows, "hands", got, np.empty(len(rows), dtype=np.int64))
+    totals = np.empty(len(rows), dtype=np.int64)
+    _counts(m, rows, known, got, totals)
     ok = np.empty((len(rows), 105), dtype=np.uint8)
     run_kernel(_core.legal_kernel, rows, "hands", rules.a234_low, ok)
     is_legal = ok.view(np.bool_)
     got[~is_legal] = 0
-    return got, is_legal
+    return got, is_legal, totals
 
 
 def solve_many(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
-               workers: int | None = None, *, columns: Columns = "all",
+               workers: int | None = None, *, dead: Any = None, dealer: Any = None,
+               columns: Columns = "all",
                wins_dtype: npt.DTypeLike = np.int64,
                progress: Callable[[int, int], object] | None = None) -> BatchSolution:
     """Solve an n x 7 array of card ids (split order: :data:`~asiapoker.SPLIT_POSITIONS` of
@@ -372,7 +451,8 @@ def solve_many(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = Non
     ``ev`` adds 840); ``columns="summary"`` keeps four numbers a row, so a
     memory-mapped array of any length streams through.  ``progress(done, n)`` is called as
     rows finish (from the calling thread).  See :func:`solve_chunks` for results chunk by
-    chunk.
+    chunk.  ``dead`` and ``dealer``: known cards, one list for every row or one per row
+    (:func:`asiapoker.known.known_rows`).
 
     >>> b = solve_many([[51, 47, 26, 27, 52, 3, 37]], columns="summary")
     >>> int(b.best[0]), int(b.best_wins[0]), b.way
@@ -400,10 +480,12 @@ def solve_many(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = Non
     workers = whole_number(workers, "workers")
     n = len(arr)
     hw = house_way_splits(arr, w, r)           # checks every row before any work
+    known = _known_for(arr, dead, dealer)
     m = dealer_model(w, r)
     best = np.empty(n, dtype=np.int16)
     best_wins = np.empty(n, dtype=np.int64)
     hw_wins = np.empty(n, dtype=np.int64)
+    totals = np.empty(n, dtype=np.int64)
     full = columns == "all"
     wins = np.empty((n, 105), dtype=dtype) if full else None
     legal = np.empty((n, 105), dtype=np.bool_) if full else None
@@ -416,7 +498,8 @@ def solve_many(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = Non
         k = hi - lo
         if k == 0:
             return 0
-        got, is_legal = _player_counts(m, arr[lo:hi], r)
+        got, is_legal, totals[lo:hi] = _player_counts(
+            m, arr[lo:hi], r, None if known is None else (known[0][lo:hi], known[1][lo:hi]))
         b = np.argmax(np.where(is_legal, got, -1), axis=1)
         idx = np.arange(k)
         best[lo:hi] = b
@@ -439,19 +522,24 @@ def solve_many(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = Non
                 done += k
                 if progress is not None:
                     progress(done, n)
-    return BatchSolution(best, best_wins, hw, hw_wins, DEALER_HANDS, w.name, r, columns,
-                         wins, legal)
+    return BatchSolution(best, best_wins, hw, hw_wins, totals, w.name, r, columns, wins, legal)
 
 
 def solve_chunks(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
-                 workers: int | None = None, *, chunk: int = 100_000, columns: Columns = "all",
+                 workers: int | None = None, *, dead: Any = None, dealer: Any = None,
+                 chunk: int = 100_000, columns: Columns = "all",
                  wins_dtype: npt.DTypeLike = np.int64,
                  ) -> Iterator[tuple[int, BatchSolution]]:
     """:func:`solve_many` chunk by chunk: yields ``(first row, BatchSolution)`` for each
     ``chunk`` rows of ``hands`` (an array or a memory map of any length), so memory stays that
-    of one chunk.  A bad row raises when its chunk is reached."""
+    of one chunk.  A bad row raises when its chunk is reached.  Known cards given per row
+    (an array or a list) are cut into chunks with the rows."""
     whole_number(chunk, "chunk")
     n = len(hands)
+
+    def part(spec: Any, lo: int) -> Any:
+        return spec[lo:lo + chunk] if per_row(spec) else spec
+
     for lo in range(0, n, chunk):
-        yield lo, solve_many(hands[lo:lo + chunk], way, rules, workers, columns=columns,
-                             wins_dtype=wins_dtype)
+        yield lo, solve_many(hands[lo:lo + chunk], way, rules, workers, dead=part(dead, lo),
+                             dealer=part(dealer, lo), columns=columns, wins_dtype=wins_dtype)

@@ -1,0 +1,166 @@
+"""Known cards: what the player knows beyond his hand.
+
+``dead`` cards are known NOT to be in the dealer's hand (another spot's hand, a card exposed
+or burned); ``dealer`` cards are known to BE in it (a dealer card exposed).  The dealer then
+holds every ``dealer`` card and the rest of his seven from the cards left: with d dead and k
+dealer cards, C(46 - d - k, 7 - k) hands, equally likely.
+
+>>> known_cards((0, 1, 2, 3, 4, 5, 6), "Kd", "As")
+((45,), (51,))
+>>> dealer_hands(7, 0), dealer_hands(0, 1)
+(15380937, 8145060)
+>>> known_cards((0, 1, 2, 3, 4, 5, 6), "2c", None)
+Traceback (most recent call last):
+...
+asiapoker.errors.KnownCardError: dead card 2c is in the hand
+>>> known_cards((0, 1, 2, 3, 4, 5, 6), "Kd", "Kd")
+Traceback (most recent call last):
+...
+asiapoker.errors.KnownCardError: card Kd is both dead and the dealer's
+"""
+
+from __future__ import annotations
+
+from math import comb
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .cards import CardsLike, card_of, to_ids
+from .errors import CardError, KnownCardError
+
+__all__ = ["MAX_DEAD", "dealer_hands", "known_cards", "known_rows", "per_row"]
+
+#: The most dead cards a solve takes: 53 - 7 (the hand) - 7 (the dealer's).
+MAX_DEAD = 39
+
+
+def dealer_hands(n_dead: int, n_dealer: int) -> int:
+    """Dealer hands consistent with ``n_dead`` dead and ``n_dealer`` dealer cards:
+    C(46 - n_dead - n_dealer, 7 - n_dealer)."""
+    return comb(46 - n_dead - n_dealer, 7 - n_dealer)
+
+
+def _names(ids: Any) -> str:
+    return " ".join(str(card_of(int(i))) for i in ids)
+
+
+def _check(hand: tuple[int, ...], dead: tuple[int, ...], dealer: tuple[int, ...],
+           where: str = "") -> None:
+    """Raise KnownCardError (prefixed by ``where``) unless the hand, dead and dealer cards are
+    distinct and leave the dealer seven cards."""
+    for what, cards in (("dead", dead), ("dealer", dealer)):
+        inside = [c for c in cards if c in hand]
+        if inside:
+            raise KnownCardError(f"{where}{what} card {_names(inside[:1])} is in the hand")
+    both = [c for c in dead if c in dealer]
+    if both:
+        raise KnownCardError(f"{where}card {_names(both[:1])} is both dead and the dealer's")
+    if len(dealer) > 7:
+        raise KnownCardError(f"{where}the dealer holds 7 cards, {len(dealer)} named as his: "
+                             f"{_names(dealer)}")
+    if len(dead) > MAX_DEAD:
+        raise KnownCardError(f"{where}{len(dead)} dead cards leave the dealer "
+                             f"{53 - 7 - len(dead)} cards to hold 7 from (at most {MAX_DEAD} "
+                             f"dead cards)")
+
+
+def known_cards(hand: tuple[int, ...], dead: CardsLike | None,
+                dealer: CardsLike | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The checked ids of ``dead`` and ``dealer`` (cards as text, ``Card``s or ids; ``None``
+    for none) for the checked ``hand``, or a :class:`~asiapoker.errors.KnownCardError`
+    naming the card: one in the hand, named twice, both dead and the dealer's, more than 7
+    dealer cards, or too few cards left for the dealer."""
+    d = _ids(dead, "dead cards")
+    k = _ids(dealer, "dealer cards")
+    _check(hand, d, k)
+    return d, k
+
+
+def _ids(cards: Any, label: str) -> tuple[int, ...]:
+    """``to_ids`` of known cards, its errors prefixed by ``label`` (which list they are)."""
+    if cards is None:
+        return ()
+    try:
+        return to_ids(cards, what="list")
+    except CardError as exc:
+        raise type(exc)(f"{label}: {exc}") from None
+
+
+def per_row(spec: Any) -> bool:
+    """Whether ``spec`` gives known cards per row (an n x w array, or a list of lists or
+    tuples) rather than one list for every row."""
+    if isinstance(spec, np.ndarray):
+        return spec.ndim == 2
+    return isinstance(spec, (list, tuple)) and any(
+        isinstance(x, (list, tuple, np.ndarray)) for x in spec)
+
+
+def _rows(spec: Any, n: int, what: str) -> npt.NDArray[np.int8]:
+    """``spec`` as an n x w int8 array padded with -1: None (no cards), one list of cards for
+    every row (text, or a list of cards), or one list per row (an n x w integer array padded
+    with -1, or a list of n lists or tuples)."""
+    if spec is None:
+        return np.full((n, 1), -1, dtype=np.int8)
+    if isinstance(spec, np.ndarray) and spec.ndim == 2:
+        spec = np.asarray(spec)
+        if spec.dtype.kind not in "iu":
+            raise KnownCardError(f"{what} must be an integer array of card ids (-1 for none), "
+                                 f"got dtype {spec.dtype}")
+        if len(spec) != n:
+            raise KnownCardError(f"{what} needs one row per hand ({n}), got {len(spec)}")
+        bad = np.argwhere((spec < -1) | (spec > 52))
+        if len(bad):
+            i, j = (int(x) for x in bad[0])
+            raise KnownCardError(f"{what} row {i}: card id {int(spec[i, j])} is outside 0..52 "
+                                 f"(-1 for none)")
+        arr = -np.sort(-spec.astype(np.int8), axis=1)       # the cards first, then -1
+        twice = np.argwhere((arr[:, 1:] == arr[:, :-1]) & (arr[:, 1:] >= 0))
+        if len(twice):
+            i, j = (int(x) for x in twice[0])
+            raise KnownCardError(f"{what} row {i}: card {_names([arr[i, j]])} named twice")
+        width = max(1, int((arr >= 0).sum(1).max(initial=0)))
+        return np.ascontiguousarray(arr[:, :width]) if arr.shape[1] else np.full(
+            (n, 1), -1, np.int8)
+    if not per_row(spec):
+        ids = _ids(spec, f"{what} cards")
+        out = np.full((n, max(1, len(ids))), -1, dtype=np.int8)
+        out[:, :len(ids)] = ids
+        return out
+    rows = list(spec)
+    if len(rows) != n:
+        raise KnownCardError(f"{what} needs one list of cards per hand ({n}), got {len(rows)}")
+    lists = [_ids(r, f"{what} row {i}") for i, r in enumerate(rows)]
+    out = np.full((n, max([1, *map(len, lists)])), -1, dtype=np.int8)
+    for i, ids in enumerate(lists):
+        out[i, :len(ids)] = ids
+    return out
+
+
+def known_rows(hands: npt.NDArray[Any], dead: Any, dealer: Any
+               ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+    """Known cards for each row of the checked n x 7 ``hands``, as two n x w int8 arrays
+    padded with -1 (the form the core takes).  ``dead`` and ``dealer`` are each None, one list
+    of cards for every row (text such as ``"Kd 7c"`` or ids), or one list per row (n lists or
+    tuples, or an n x w integer array padded with -1).  Raises a
+    :class:`~asiapoker.errors.KnownCardError` naming the row and the card."""
+    n = len(hands)
+    d = _rows(dead, n, "dead")
+    k = _rows(dealer, n, "dealer")
+    # every row at once: bit masks of the hand, dead and dealer cards; the first row that
+    # fails is checked again card by card, for its message
+    one = np.uint64(1)
+
+    def masks(a: npt.NDArray[Any]) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
+        bits = np.where(a >= 0, one << np.maximum(a, 0).astype(np.uint64), np.uint64(0))
+        return np.bitwise_or.reduce(bits, axis=1), (a >= 0).sum(1)
+
+    hm, _ = masks(np.asarray(hands, dtype=np.int64))
+    dm, dn = masks(d.astype(np.int64))
+    km, kn = masks(k.astype(np.int64))
+    bad = ((dm & hm != 0) | (km & hm != 0) | (dm & km != 0) | (kn > 7) | (dn > MAX_DEAD))
+    for i in np.flatnonzero(bad)[:1]:
+        _check(tuple(int(x) for x in hands[i]), tuple(int(x) for x in d[i] if x >= 0),
+               tuple(int(x) for x in k[i] if x >= 0), f"row {i}: ")
+    return d, k
