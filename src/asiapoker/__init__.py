@@ -61,6 +61,7 @@ from .solver import (
     solve_chunks,
     solve_many,
 )
+from .spots import SpotsSolution, solve_spots
 from .table import Table, Wager
 
 __version__ = "0.1.0"
@@ -95,6 +96,7 @@ __all__ = [
     "SettingResult",
     "SimResult",
     "Solution",
+    "SpotsSolution",
     "StrategyError",
     "Table",
     "Wager",
@@ -125,6 +127,7 @@ __all__ = [
     "solve",
     "solve_chunks",
     "solve_many",
+    "solve_spots",
     "split_strengths",
     "split_strengths_of",
     "splits",

@@ -34,6 +34,7 @@ from .rules import Rules
 from .setting import Setting, is_legal, settle, splits
 from .simulation import simulate
 from .solver import solve
+from .spots import solve_spots
 from .strategy import CardStrategy, card_from_json, card_splits
 
 __all__ = ["main"]
@@ -239,13 +240,14 @@ def cmd_house_way(args: argparse.Namespace) -> None:
 def cmd_solve(args: argparse.Namespace) -> None:
     """``asiapoker solve``: exact EV of every setting."""
     rules = _rules(args)
-    sol = solve(" ".join(args.cards), _way(args.way), rules)
+    sol = solve(" ".join(args.cards), _way(args.way), rules, dead=args.dead,
+                dealer=args.dealer)
     rows = [r for r in sol.settings if r.legal or args.all]
     if args.json:
         _emit(args, sol.to_dict(all_settings=args.all), "")
         return
     print(f"{' '.join(map(str, sol.cards))}: exact over {sol.total:,} dealer hands "
-          f"(house way {sol.way}; {rules.describe()})")
+          f"({sol.describe()})")
     print(f"{'':2} {'high | medium | low':<24} {'hands':<58} {'P(win)':>8} {'EV':>8}")
     for r in rows:
         mark = ("*" if r is sol.best else " ") + ("H" if r is sol.house_way_result else " ")
@@ -255,6 +257,23 @@ def cmd_solve(args: argparse.Namespace) -> None:
     print(f"* best: {sol.best.setting} (EV {sol.ev:+.6f}); H house way: "
           f"{sol.house_way_setting} (EV {sol.house_way_ev:+.6f}); the house way costs "
           f"{sol.house_way_cost:.6f} per unit")
+
+
+def cmd_spots(args: argparse.Namespace) -> None:
+    """``asiapoker spots``: one player's spots, each set seeing every hand."""
+    rules = _rules(args)
+    sol = solve_spots(args.hands, _way(args.way), rules, dead=args.dead, dealer=args.dealer)
+    if args.json:
+        _emit(args, sol.to_dict(), "")
+        return
+    print(f"{len(sol.spots)} spots, exact over the {sol.total:,} dealer hands left "
+          f"({sol.describe()})")
+    for i, (s, a) in enumerate(zip(sol.spots, sol.alone, strict=True)):
+        print(f"spot {i + 1}: {' '.join(map(str, s.cards))}")
+        print(f"  seeing every spot: {s.best.setting!s:<24} EV {s.ev:+.6f}")
+        print(f"  as if alone:       {a.setting!s:<24} EV {a.ev:+.6f}")
+    print(f"EV {sol.ev:+.6f} per round (one unit a spot); setting each alone "
+          f"{sol.ev_alone:+.6f}; seeing the other spots is worth {sol.value:+.6f}")
 
 
 def cmd_bonus(args: argparse.Namespace) -> None:
@@ -290,7 +309,7 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     rules = _rules(args)
     sim = simulate(args.rounds, seats=args.seats, way=_way(args.way), player=args.player,
                    bonus_table=args.bonus, seed=args.seed, workers=args.workers, rules=rules,
-                   progress=not args.quiet)
+                   progress=not args.quiet, two_spots=args.two_spots)
     if args.json:
         _emit(args, sim.to_dict(), "")
         return
@@ -551,11 +570,23 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
     s.add_argument("--explain", action="store_true", help="say why")
     s.set_defaults(func=cmd_house_way)
-    s = sub.add_parser("solve", parents=[common], help="exact EV of every setting")
+    known = _Parser(add_help=False)
+    known.add_argument("--dead", default=None,
+                       help='cards known NOT to be in the dealer\'s hand, e.g. "Kd 7c" '
+                            "(another spot's, exposed, burned)")
+    known.add_argument("--dealer", default=None,
+                       help='cards known to be in the dealer\'s hand (exposed), e.g. "As"')
+    s = sub.add_parser("solve", parents=[common, known], help="exact EV of every setting")
     s.add_argument("cards", nargs="+", help="seven cards")
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
     s.add_argument("--all", action="store_true", help="show fouls too")
     s.set_defaults(func=cmd_solve)
+    s = sub.add_parser("spots", parents=[common, known],
+                       help="one player's 2-6 spots, each set seeing every hand")
+    s.add_argument("hands", nargs="+", help='the spots\' hands, one quoted argument each: '
+                                           '"As Kd 7h 7c Jk 2s 9d" "Ks Kh Qc Qd 5c 5h 3d"')
+    s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
+    s.set_defaults(func=cmd_spots)
     tables = _Parser(add_help=False)
     tables.add_argument("--table", default="A", type=str.upper, choices=("A", "B", "C"),
                         help="bonus pay table (rule 4.2)")
@@ -574,6 +605,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="how the players set (optimal: the solver, about 1 ms a hand)")
     s.add_argument("--bonus", type=str.upper, choices=("A", "B", "C"), default=None,
                    help="also track the bonus wager under this pay table")
+    s.add_argument("--two-spots", action="store_true",
+                   help="seats 1-2, 3-4, 5-6 are each one player seeing both hands "
+                        "(with --player optimal)")
     s.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_simulate)

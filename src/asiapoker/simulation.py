@@ -58,6 +58,7 @@ class SimResult:
     bonus_counts: dict[str, int]          # paid bonus category (or "loses") over all hands
     bonus_ev: float | None
     elapsed: float
+    two_spots: bool = False               # seats 1-2, 3-4, 5-6: one player seeing both hands
 
     @property
     def hands(self) -> int:
@@ -94,14 +95,16 @@ class SimResult:
 
     def describe(self) -> str:
         """The house way, player strategy and rule options the result depends on."""
-        return (f"house way {self.way}; player {self.player}; {self.rules.describe()}"
+        return (f"house way {self.way}; player {self.player}"
+                + (" on two spots, seeing both hands" if self.two_spots else "")
+                + f"; {self.rules.describe()}"
                 + (f"; bonus table {self.bonus_table}" if self.bonus_table else ""))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data."""
         lo, hi = self.confidence_interval
         return {"rounds": self.rounds, "seats": self.seats, "hands": self.hands,
-                "way": self.way, "player": self.player,
+                "way": self.way, "player": self.player, "two_spots": self.two_spots,
                 "rules": self.rules.to_dict(), "seed": self.seed,
                 "wins": list(self.wins), "losses": list(self.losses), "fouls": list(self.fouls),
                 "pooled": self.pooled,
@@ -124,7 +127,8 @@ def strategy_splits(strategy: BatchStrategy, rows: npt.NDArray[np.int8]) -> npt.
 
 
 def _block(b: int, rounds: int, seats: int, seed: int, way: HouseWay, rules: Rules,
-           player_by: str | BatchStrategy, bonus: bool) -> tuple[npt.NDArray[np.int64], ...]:
+           player_by: str | BatchStrategy, bonus: bool,
+           two_spots: bool = False) -> tuple[npt.NDArray[np.int64], ...]:
     """Win and foul counts per seat, the round histogram and the bonus mask histogram of one
     block."""
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(b,)))
@@ -136,7 +140,11 @@ def _block(b: int, rounds: int, seats: int, seed: int, way: HouseWay, rules: Rul
         hands.reshape(rounds, seats + 1, 7)[:, 1:].reshape(rounds * seats, 7))
     dealer = way.strengths(dealer_rows, rules)
     if player_by == "optimal":
-        best = solve_many(player_rows, way, rules, workers=1, columns="summary").best
+        # two spots: each seat's partner (seats 2k and 2k + 1) is seen, its cards dead
+        partner = (player_rows.reshape(-1, 2, 7)[:, ::-1].reshape(-1, 7) if two_spots
+                   else None)
+        best = solve_many(player_rows, way, rules, workers=1, dead=partner,
+                          columns="summary").best
         player = chosen_strengths(player_rows, best, rules)
     elif callable(player_by):
         player = chosen_strengths(player_rows, strategy_splits(player_by, player_rows), rules)
@@ -160,7 +168,7 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
              player: Literal["house-way", "optimal"] | BatchStrategy = "house-way",
              bonus_table: TableLike | None = None, seed: int = 0,
              workers: int | None = None, rules: Rules | None = None,
-             progress: bool | None = None) -> SimResult:
+             progress: bool | None = None, two_spots: bool = False) -> SimResult:
     """Simulate ``rounds`` rounds: ``seats`` players, each one unit on the Asia poker wager,
     against a dealer who sets by ``way``; the players set by the house way or the solver's best
     setting (``"optimal"``: the solver, about 1 ms a hand per core, so some 1,000 hands a
@@ -168,7 +176,9 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
     int8 array of hands that returns n split indices (:data:`~asiapoker.SPLIT_POSITIONS` of
     each row); an illegal split is a foul, counted in ``fouls``.  The deck is shuffled uniformly and
     dealt in stacks (the same distribution as every regulation procedure).  The same seed gives
-    the same result for any number of ``workers`` (default: all cores)."""
+    the same result for any number of ``workers`` (default: all cores).  ``two_spots`` (with
+    ``player="optimal"`` and an even number of seats): seats 1-2, 3-4 and 5-6 are each one
+    player on two adjacent spots who sets each hand seeing both; the edge is his."""
     whole_number(rounds, "rounds", 1, error=WagerError)
     whole_number(seats, "seats", 1, 6, error=WagerError)
     if not callable(player) and player not in ("house-way", "optimal"):
@@ -176,6 +186,11 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
                          f"function of an n x 7 array that returns n split indices), got "
                          f"{player!r}")
     label = player if isinstance(player, str) else getattr(player, "__name__", "strategy")
+    if two_spots not in (False, True):
+        raise WagerError(f"two_spots must be True or False, got {two_spots!r}")
+    if two_spots and (player != "optimal" or seats % 2):
+        raise WagerError(f"two_spots needs player='optimal' (the only strategy that uses the "
+                         f"other hand) and an even number of seats, got {label!r} and {seats}")
     whole_number(seed, "seed", 0, error=WagerError)
     workers = whole_number((os.cpu_count() or 1) if workers is None else workers, "workers", 1,
                            error=WagerError)
@@ -202,7 +217,7 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
                 while b < nblocks and len(pending) < 2 * workers:
                     n = min(BLOCK, rounds - b * BLOCK)
                     pending.append((pool.submit(_block, b, n, seats, seed, w, r,
-                                                player, table is not None), n))
+                                                player, table is not None, two_spots), n))
                     b += 1
                 fut, n = pending.popleft()
                 sw, rh, mk, fl = fut.result()
@@ -226,5 +241,6 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
     losses = tuple(int(rounds - x - f) for x, f in zip(seat_wins, seat_fouls, strict=True))
     return SimResult(rounds, seats, w.name, label, r, seed, tuple(int(x) for x in seat_wins),
                      losses, tuple(int(x) for x in seat_fouls), tuple(int(x) for x in round_hist),
-                     None if table is None else table.name, bonus_counts, bonus_ev, elapsed)
+                     None if table is None else table.name, bonus_counts, bonus_ev, elapsed,
+                     two_spots)
 

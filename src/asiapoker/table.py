@@ -192,7 +192,9 @@ class Table:
     (seven stacks dealt left to right, then right to left, ...) or ``"auto-shoe"`` (stacks of
     seven); ``start`` is ``"dice"`` (three dice counted from the dealer as position one) or
     ``"random"`` (1-7).  The random source is ``rng`` (a numpy Generator) or one seeded with
-    ``seed``.  ``strategy`` sets the players' hands unless a wager names its own.
+    ``seed``.  ``strategy`` sets the players' hands unless a wager names its own; with
+    ``"optimal"``, a player on two adjacent areas sets each hand seeing both (the other
+    area's cards are dead: :func:`asiapoker.spots.solve_spots`).
     """
 
     def __init__(self, seats: int = 6, way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
@@ -324,7 +326,10 @@ class Table:
             strategy = wagers[seat].strategy or self.strategy
             strategy_names[seat] = strategy if isinstance(strategy, str) else getattr(
                 strategy, "__name__", "custom")
-            settings[seat] = self._set(seat, positions[seat + 1][1], strategy)
+            partner = [s for s in wagers if s != seat and wagers[seat].player is not None
+                       and wagers[s].player == wagers[seat].player]
+            seen = [c for s in partner for c in positions[s + 1][1]]
+            settings[seat] = self._set(seat, positions[seat + 1][1], strategy, seen)
         dealer_cards = positions[1][1]
         dealer = self.way.set(dealer_cards, self.rules)
         records: dict[int, PositionRecord] = {}
@@ -350,12 +355,14 @@ class Table:
             payout_limit=self.payout_limit, house_net=house,
         )
 
-    def _set(self, seat: int, cards: list[int], strategy: Strategy) -> Setting | _Surrender:
+    def _set(self, seat: int, cards: list[int], strategy: Strategy,
+             seen: list[int]) -> Setting | _Surrender:
+        """The setting of ``seat``'s hand; ``seen``: the player's other area's cards."""
         if strategy == "house-way":
             return self.way.set(cards, self.rules)
         if strategy == "optimal":
             from .solver import solve
-            return solve(cards, self.way, self.rules).best.setting
+            return solve(cards, self.way, self.rules, dead=seen or None).best.setting
         assert callable(strategy)
         hand = tuple(card_of(c) for c in cards)
         name = getattr(strategy, "__name__", "custom")
