@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import shutil
 import socket
 import threading
@@ -65,6 +66,9 @@ def test_solve_endpoint_is_the_cli_json(client, capsys, way, a234, pays):
     ({"hand": HAND, "pays": "0.5"}, 400, "pays must be a number from 1 to 1000"),
     ({"hand": HAND, "table": "Z"}, 400, "unknown pay table 'Z'"),
     ({"hand": HAND, "seat": "3"}, 400, "unknown parameter 'seat'"),
+    ({"hand": HAND, "dead": "Kd"}, 400, "dead card Kd is in the hand"),
+    ({"hand": HAND, "dead": "Qc", "dealer": "Qc"}, 400, "card Qc is both dead and the dealer's"),
+    ({"hand": HAND, "dealer": "Qx"}, 400, "dealer cards: unknown suit in 'Qx'"),
     ({}, 400, "no hand"),
     ({"hand": "As " * 400}, 414, "longer than 1024"),
 ])
@@ -74,6 +78,16 @@ def test_bad_input_is_a_4xx_with_one_line(client, query, status, message):
     err = r.json()["error"]
     assert message in err and "\n" not in err
     assert client.get("/api/solve", params={"hand": HAND}).status_code == 200   # still up
+
+
+def test_known_cards_are_the_cli_json(client, capsys):
+    r = client.get("/api/solve", params={"hand": HAND, "dead": "Ks Qh", "dealer": "Ad"})
+    assert r.status_code == 200
+    data = r.json()
+    want = cli_json(["solve", HAND, "--dead", "Ks Qh", "--dealer", "Ad"], capsys)
+    assert {k: v for k, v in data.items() if k not in ("explain", "bonus")} == want
+    assert (data["dead"], data["dealer"], data["total"]) == (["Ks", "Qh"], ["Ad"],
+                                                              math.comb(43, 6))
 
 
 def test_same_line_as_the_cli(client, capsys):
@@ -292,6 +306,31 @@ def test_follow_a_shared_url(browser, server):
     from selenium.webdriver.common.by import By
     assert browser.find_element(By.ID, "way").get_attribute("value") == "equilibrium"
     assert "A-2-3-4 low" in browser.find_element(By.ID, "context-line").text
+
+
+def test_known_cards_on_the_page(browser, server):
+    """The URL carries the known cards into their fields; a change re-solves and updates it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    q = {"hand": HAND, "dead": "Ks Qh", "dealer": "Ad"}
+    browser.get(server + "/?" + urlencode(q))
+    best = best_on_page(browser)
+    assert best == str(solve(HAND, dead="Ks Qh", dealer="Ad").best.setting)
+    assert browser.find_element(By.ID, "dead").get_attribute("value") == "Ks Qh"
+    line = browser.find_element(By.ID, "context-line").text
+    assert "cards seen elsewhere Ks Qh; the dealer shows Ad" in line
+    assert f"{math.comb(43, 6):,} dealer hands" in line
+    box = browser.find_element(By.ID, "dealer")
+    box.clear()
+    box.send_keys("Kh", Keys.ENTER)
+    wait_for(browser, lambda d: "the dealer shows Kh" in d.find_element(By.ID, "context-line").text)
+    assert "dealer=Kh" in browser.current_url and "dead=Ks" in browser.current_url
+    browser.save_screenshot(str(DOCS / "serve-known.png"))
+    box = browser.find_element(By.ID, "dead")
+    box.clear()
+    box.send_keys("Kd", Keys.ENTER)
+    msg = wait_for(browser, lambda d: d.find_element(By.ID, "error").text)
+    assert msg == "dead card Kd is in the hand"
 
 
 def test_keyboard_selection(browser, server):

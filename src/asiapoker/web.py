@@ -2,9 +2,10 @@
 
 :func:`create_app` makes a small ASGI app (Starlette) with the page at ``/`` and a JSON API:
 
-- ``GET /api/solve?hand=...&way=...&a234=high|low&pays=1&table=A``: the content of
-  ``asiapoker solve --json`` (every legal setting ranked by exact ev, the best one, the house
-  way's one and what it costs), plus ``explain`` (the house way's setting and the rule that
+- ``GET /api/solve?hand=...&way=...&a234=high|low&pays=1&table=A&dead=...&dealer=...``: the
+  content of ``asiapoker solve --json`` (every legal setting ranked by exact ev, the best one,
+  the house way's one and what it costs; ``dead``: cards seen elsewhere, not the dealer's;
+  ``dealer``: cards the dealer shows), plus ``explain`` (the house way's setting and the rule that
   decided it) and ``bonus`` (the seven cards' bonus category and what it pays under ``table``).
 - ``GET /api/ways``: the ways and pay tables a request may name.
 
@@ -98,8 +99,9 @@ def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
         return JSONResponse({"error": message}, status_code=status,
                             headers={**headers, **extra})
 
-    def compute(hand: str, w: HouseWay, r: Rules, table: PayTable) -> dict[str, Any]:
-        sol = solve(hand, w, r)
+    def compute(hand: str, w: HouseWay, r: Rules, table: PayTable, dead: str | None,
+                dealer: str | None) -> dict[str, Any]:
+        sol = solve(hand, w, r, dead=dead, dealer=dealer)
         data = sol.to_dict()
         setting, why = w.explain(hand, r)
         data["explain"] = {"setting": str(setting), "reason": why}
@@ -121,10 +123,10 @@ def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
         if len(request.url.query) > MAX_QUERY:
             return error(414, f"the query is longer than {MAX_QUERY} characters")
         q = request.query_params
-        unknown = sorted(set(q) - {"hand", "way", "a234", "pays", "table"})
+        unknown = sorted(set(q) - {"hand", "way", "a234", "pays", "table", "dead", "dealer"})
         if unknown:
             return error(400, f"unknown parameter {unknown[0]!r} (hand, way, a234, pays, "
-                              f"table)")
+                              f"table, dead, dealer)")
         hand = q.get("hand", "").strip()
         if not hand:
             return error(400, "no hand: give seven cards, e.g. hand=As Kd 7h 7c Jk 2s 9d")
@@ -147,7 +149,9 @@ def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
         except asyncio.TimeoutError:
             return error(503, "the server is busy; try again", retry=2)
         try:
-            data = await run_in_threadpool(compute, hand, w, r, table)
+            data = await run_in_threadpool(compute, hand, w, r, table,
+                                           q.get("dead", "").strip() or None,
+                                           q.get("dealer", "").strip() or None)
         except AsiaPokerError as exc:
             return error(400, str(exc))
         finally:
