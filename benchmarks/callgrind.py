@@ -7,7 +7,9 @@ machine, the counts repeat exactly for one build and one input, on any machine.
 Each scenario runs in a child Python under ``valgrind --tool=callgrind`` with collection
 switched on only inside one kernel of the core (``--toggle-collect``): ``DealerModel.solve_rows``
 for a solve (the dealer distribution and the counts of all 105 splits, what ``solve`` spends
-nearly all its work on) and ``DealerModel.solve_groups`` for the grouped whole-game solver.
+nearly all its work on), ``DealerModel.solve_known`` for a solve with known cards (the same
+hands, with 7 dead cards, or 1 or 2 cards the dealer shows, the next cards of a fixed-seed
+deck) and ``DealerModel.solve_groups`` for the grouped whole-game solver.
 The model is built before, outside the count.  Hands come from a fixed seed; the grouped
 solver runs on fixed slices of ``player_classes()`` early, in the middle and late (the late
 ones hold the joker).  Needs Debian's ``valgrind``.
@@ -32,20 +34,35 @@ if {kind!r} == "rows":
     hands = np.ascontiguousarray(random_hands({n}, 1).astype(np.int64))
     out = np.empty((len(hands), 105), np.int64)
     m.solve_rows(hands, out, np.empty(len(hands), np.int64))
+elif {kind!r} == "known":
+    hands = np.ascontiguousarray(random_hands({n}, 1).astype(np.int64))
+    rng = np.random.default_rng(2)
+    rest = np.array([rng.permutation([c for c in range(53) if c not in h]) for h in hands])
+    nd, nk = {lo}
+    none = np.full((len(hands), 1), -1, np.int8)
+    dead = np.ascontiguousarray(rest[:, :nd], dtype=np.int8) if nd else none
+    shown = np.ascontiguousarray(rest[:, nd:nd + nk], dtype=np.int8) if nk else none
+    out = np.empty((len(hands), 105), np.int64)
+    assert m.solve_known(hands, dead, shown, out, np.empty(len(hands), np.int64)) == -1
 else:
     hands = np.ascontiguousarray(player_classes()[0][{lo}:{lo} + {n}])
     m.solve_groups(hands, np.empty((len(hands), 105), np.int64))
 """
 
-#: name -> (way, kernel, first class (groups), rows)
+#: name -> (way, kernel, first class (groups) or (dead, dealer) cards (known), rows)
 SCENARIOS = {
     "solve-standard": ("standard", "rows", 0, 20),
     "solve-classic": ("classic", "rows", 0, 20),
+    "known-standard-dead7": ("standard", "known", (7, 0), 20),
+    "known-standard-dealer1": ("standard", "known", (0, 1), 20),
+    "known-standard-dealer2": ("standard", "known", (0, 2), 20),
+    "known-classic-dealer1": ("classic", "known", (0, 1), 20),
     "groups-early": ("standard", "groups", 0, 2000),
     "groups-middle": ("standard", "groups", 3_000_000, 2000),
     "groups-late-joker": ("standard", "groups", 6_970_000, 2000),
 }
-_KERNEL = {"rows": "*DealerModel*solve_rows*", "groups": "*DealerModel*solve_groups*"}
+_KERNEL = {"rows": "*DealerModel*solve_rows*", "known": "*DealerModel*solve_known*",
+           "groups": "*DealerModel*solve_groups*"}
 
 
 def count(name: str) -> tuple[int, int]:
@@ -76,7 +93,7 @@ def main(argv: list[str]) -> int:
             return 2
     for name in names:
         total, n = count(name)
-        unit = "hand" if SCENARIOS[name][1] == "rows" else "class"
+        unit = "class" if SCENARIOS[name][1] == "groups" else "hand"
         print(f"{name:<20} {total / n / 1e6:8.3f} M instructions a {unit} "
               f"({total:,} over {n:,})", flush=True)
     return 0

@@ -2,8 +2,12 @@
 path and against the pure-Python reference, identities that hold at full size, batch forms,
 and bad input."""
 
+import doctest
+import importlib.util
 import itertools
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,6 +27,8 @@ from asiapoker.house_way import resolve_way
 from asiapoker.known import dealer_hands
 from asiapoker.solver import dealer_model
 from tests import reference as ref
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _deal(rng, n_dead, n_dealer, joker=None):
@@ -109,11 +115,11 @@ def test_holding_is_the_difference_of_two_distributions(way, rng):
             hand, dead, dealer = _deal(rng, trial % 5, 2, joker)
             c, c2 = dealer
             plain = m.dealer_distribution(hand, dead)
-            without = m.dealer_distribution(hand, dead + (c,))
+            without = m.dealer_distribution(hand, (*dead, c))
             assert (m.dealer_distribution(hand, dead, (c,)) == plain - without).all()
             if trial % 3 == 0:
-                both = (plain - without - m.dealer_distribution(hand, dead + (c2,))
-                        + m.dealer_distribution(hand, dead + (c, c2)))
+                both = (plain - without - m.dealer_distribution(hand, (*dead, c2))
+                        + m.dealer_distribution(hand, (*dead, c, c2)))
                 assert (m.dealer_distribution(hand, dead, (c, c2)) == both).all()
 
 
@@ -219,7 +225,7 @@ def test_bad_rows_are_named():
         solve_many(hands, dead=np.array([[10], [0]]))
     with pytest.raises(KnownCardError, match=r"dealer row 0: card Th named twice"):
         solve_many(hands, dealer=np.array([[34, 34], [40, -1]]))
-    with pytest.raises(KnownCardError, match="card id 60 is outside 0..52"):
+    with pytest.raises(KnownCardError, match=r"card id 60 is outside 0\.\.52"):
         count_splits(hands, dead=np.array([[60], [-1]]))
     with pytest.raises(KnownCardError, match="one row per hand"):
         count_splits(hands, dead=np.array([[10]]))
@@ -231,3 +237,39 @@ def test_bad_rows_are_named():
         count_splits(hands, dead=np.zeros((2, 1)))
     with pytest.raises(KnownCardError, match="row 0: the dealer holds 7 cards, 8 named"):
         count_splits(hands[1:], dealer=np.array([[10, 11, 12, 13, 14, 15, 16, 17]]))
+
+
+def _figures():
+    """tools/known_figures.py as a module."""
+    spec = importlib.util.spec_from_file_location("known_figures",
+                                                  ROOT / "tools" / "known_figures.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_known_cards_page():
+    """docs/known-cards.md: its examples run, and its tables are those the figures script
+    writes from the stored results."""
+    page = ROOT / "docs" / "known-cards.md"
+    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted >= 6
+    known_figures = _figures()
+    data = json.loads(known_figures.DATA.read_text())
+    begin, end = known_figures.BEGIN, known_figures.END
+    text = page.read_text()
+    assert text[text.index(begin) + len(begin):text.index(end)] == (
+        "\n" + known_figures.tables(data))
+    assert set(data["figures"]) == set(known_figures.FIGURES)
+    for f in known_figures.FIGURES:
+        assert len(data["figures"][f]) == known_figures.PLAN[f][1]
+
+
+@pytest.mark.parametrize("figure", ["two-spots", "six-spots", "dealer-shows-Jk"])
+def test_a_block_of_each_figure_recomputes(figure):
+    """One block of a stored figure, recomputed, gives the same integers (the whole run is
+    python tools/known_figures.py)."""
+    known_figures = _figures()
+    data = json.loads(known_figures.DATA.read_text())
+    b = 7 % known_figures.PLAN[figure][1]
+    assert known_figures.block(figure, b) == data["figures"][figure][b]
