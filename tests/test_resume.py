@@ -134,6 +134,8 @@ def _kernels():
         "legal_kernel": lambda h: _core.legal_kernel(h, 0, np.empty((n, 105), np.uint8)),
         "split_strengths_kernel": lambda h: _core.split_strengths_kernel(
             h, 0, np.empty((n, 105, 3), np.int32)),
+        "chosen_kernel": lambda h: _core.chosen_kernel(h, np.zeros(n, np.int64), 0,
+                                                       np.empty((n, 3), np.int32)),
         "match_split_kernel": lambda h: _core.match_split_kernel(
             h, 0, np.zeros((n, 3), np.int32), np.empty(n, np.int16)),
         "house_way_kernel": lambda h: _core.house_way_kernel(h, 0, *_core.BUILTIN_WAYS["classic"],
@@ -146,12 +148,15 @@ def _kernels():
         "DealerModel.solve_rows": lambda h: m.solve_rows(h, np.empty((n, 105), np.int64),
                                                          np.empty(n, np.int64)),
         "DealerModel.solve_groups": lambda h: m.solve_groups(h, np.empty((n, 105), np.int64)),
+        "DealerModel.solve_known": lambda h: m.solve_known(
+            h, np.full((n, 1), -1, np.int8), np.full((n, 1), -1, np.int8),
+            np.empty((n, 105), np.int64), np.empty(n, np.int64)),
     }
 
 
 def test_every_kernel_reports_its_bad_row():
     listed = {k for k in dir(_core) if k.endswith("_kernel") and k != "suit_classes_kernel"}
-    listed |= {"DealerModel.solve_rows", "DealerModel.solve_groups"}
+    listed |= {"DealerModel.solve_rows", "DealerModel.solve_groups", "DealerModel.solve_known"}
     kernels = _kernels()
     assert set(kernels) == listed            # a new kernel must be added here
     good = np.array([[0, 1, 2, 3, 4, 5, 6]] * 2, dtype=np.int64)
@@ -166,10 +171,32 @@ def test_every_kernel_reports_its_bad_row():
         assert call(rows) == 1, name
 
 
+def test_known_card_kernels_report_their_bad_row():
+    """The core checks the known cards and splits itself too (the Python layer names them
+    first): a row with a dead card in the hand, a dealer card named twice, both, too many
+    dealer cards, too many dead cards, or a split outside 0..104 is reported."""
+    m = dealer_model(HouseWay.named("classic"), Rules())
+    hands = np.array([[0, 1, 2, 3, 4, 5, 6]] * 2, dtype=np.int8)
+    none = np.full((2, 1), -1, np.int8)
+    out, totals = np.empty((2, 105), np.int64), np.empty(2, np.int64)
+    rest = list(range(7, 53))
+    for dead, shown in (([[10], [3]], None), (None, [[10, 11], [12, 12]]),
+                        ([[10], [11]], [[12], [11]]), (None, [[10], rest[:8]]),
+                        ([[10], rest[:40]], None), ([[10], [60]], None)):
+        d = none if dead is None else np.array([r + [-1] * (40 - len(r)) for r in dead], np.int8)
+        k = none if shown is None else np.array([r + [-1] * (8 - len(r)) for r in shown],
+                                                 np.int8)
+        assert m.solve_known(hands, d, k, out, totals) == 1, (dead, shown)
+    good = np.full((2, 40), -1, np.int8)
+    good[1, :39] = rest[:39]                                  # seven left: allowed
+    assert m.solve_known(hands, good, none, out, totals) == -1 and totals[1] == 1
+    assert _core.chosen_kernel(hands, np.array([0, 105]), 0, np.empty((2, 3), np.int32)) == 1
+
+
 def test_every_kernel_call_in_the_package_is_checked():
     """No module calls a kernel but through run_kernel, which raises for the row it reports."""
     src = Path(_core.__file__).parent
-    direct = re.compile(r"((?<!run)_kernel|\.solve_rows|\.solve_groups)\(")
+    direct = re.compile(r"((?<!run)_kernel|\.solve_rows|\.solve_groups|\.solve_known)\(")
     offenders = [f"{p.name}:{i}" for p in src.glob("*.py")
                  for i, line in enumerate(p.read_text().splitlines(), 1)
                  if direct.search(line) and "def " not in line

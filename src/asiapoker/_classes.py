@@ -8,6 +8,7 @@ F, the other cards lie in suits 1-3), each weighted with binomial coefficients.
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import numpy as np
@@ -16,11 +17,18 @@ import numpy.typing as npt
 IntArray = npt.NDArray[np.int64]
 
 
+@functools.cache
 def multisets(size: int, cap: int) -> IntArray:
-    """Rank multisets (sorted rank rows) of ``size`` cards with at most ``cap`` per rank."""
-    rows = [c for c in itertools.combinations_with_replacement(range(13), size)
-            if max((c.count(r) for r in set(c)), default=0) <= cap]
-    return np.array(rows, dtype=np.int64).reshape(len(rows), size)
+    """Rank multisets (sorted rank rows) of ``size`` cards with at most ``cap`` per rank
+    (read-only: computed once)."""
+    flat = np.fromiter(itertools.chain.from_iterable(
+        itertools.combinations_with_replacement(range(13), size)), dtype=np.int64)
+    rows = flat.reshape(-1, size) if size else np.zeros((1, 0), dtype=np.int64)
+    if size > cap:              # sorted rows: a rank repeats more than cap times in a window
+        rows = rows[~(rows[:, cap:] == rows[:, :size - cap]).any(1)]
+    rows = np.ascontiguousarray(rows)
+    rows.setflags(write=False)
+    return rows
 
 
 def subsets(k: int) -> IntArray:

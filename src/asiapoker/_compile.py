@@ -53,15 +53,68 @@ def _keys(hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return out
 
 
+#: The sources the class list and the models derived from it come from.
+_SOURCES = ("_core.pyx", "_classes.py", "_compile.py", "_models.py")
+CLASS_CACHE = "class-table-cache"
+
+
 @functools.cache
-def class_table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """(keys, representatives) of the 829,504 classes of seven cards, sorted by key; read-only.
-    A way stored as a class table holds one split index per class, in the order of the
-    representative's (sorted) ids."""
+def code_digest() -> str | None:
+    """sha256 of the sources the class list and the dealer models' layout depend on, or None
+    when one is missing (then nothing derived from them is cached on disk)."""
+    h = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    for name in _SOURCES:
+        try:
+            h.update((here / name).read_bytes())
+        except OSError:
+            return None
+    return h.hexdigest()
+
+
+def _build_class_table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     reps = class_representatives()
     keys = _keys(reps)
     order = np.argsort(keys)
-    reps, keys = reps[order], keys[order]
+    return keys[order], reps[order]
+
+
+def _cached_class_table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The class table from the disk cache (verified, and its keys checked sorted), else built
+    and saved; ``ASIAPOKER_MODEL_CACHE=0`` builds it without the cache."""
+    digest = code_digest()
+    if digest is None or os.environ.get("ASIAPOKER_MODEL_CACHE") == "0":
+        return _build_class_table()
+    identity = {"code_sha256": digest}
+    path = cache_path(default_cache_dir(), CLASS_CACHE, identity)
+    if path.exists():
+        try:
+            _, arrays = _files.read(path, CLASS_CACHE, identity)
+            keys, reps = arrays.get("keys"), arrays.get("reps")
+            if (keys is None or reps is None or set(arrays) != {"keys", "reps"}
+                    or keys.dtype != np.int64 or reps.dtype != np.int8
+                    or reps.shape != (len(keys), 7) or not (np.diff(keys) > 0).all()
+                    or int(reps.min(initial=0)) < 0 or int(reps.max(initial=0)) > 52):
+                raise FileError(f"{str(path)!r} does not hold the class table")
+            return keys, reps.astype(np.int64)
+        except FileError as exc:
+            warnings.warn(f"rebuilding the class-table cache: {exc}", stacklevel=4)
+    keys, reps = _build_class_table()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _files.write(path, CLASS_CACHE, identity, {"keys": keys, "reps": reps.astype(np.int8)})
+    except OSError as exc:
+        warnings.warn(f"could not write the class-table cache {path}: {exc}", stacklevel=4)
+    return keys, reps
+
+
+@functools.cache
+def class_table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """(keys, representatives) of the 829,504 classes of seven cards, sorted by key; read-only
+    (built once, then read from the disk cache by later processes).  A way stored as a class
+    table holds one split index per class, in the order of the representative's (sorted)
+    ids."""
+    keys, reps = _cached_class_table()
     reps.setflags(write=False)
     keys.setflags(write=False)
     return keys, reps

@@ -386,6 +386,35 @@ def split_strengths_kernel(const card_t[:, ::1] hands, int a234_low, int32_t[:, 
     return bad
 
 
+def chosen_kernel(const card_t[:, ::1] hands, const int64_t[::1] splits, int a234_low,
+                  int32_t[:, ::1] out):
+    """out[i] = the (high, medium, low) strengths of split ``splits[i]`` (SPLIT_POSITIONS
+    order) of row i; returns the first bad row (a bad hand, or a split outside 0..104) or
+    -1."""
+    cdef Py_ssize_t i, bad
+    cdef int k, q, m
+    cdef int c[7]
+    if splits.shape[0] != hands.shape[0] or out.shape[0] != hands.shape[0] or out.shape[1] != 3:
+        raise ValueError("asiapoker: chosen_kernel needs one split and one output row a hand")
+    with nogil:
+        bad = check_rows(hands)
+        for i in range(hands.shape[0] if bad < 0 else 0):
+            if not 0 <= splits[i] < NSPLITS:
+                bad = i
+                break
+        if bad < 0:
+            for i in range(hands.shape[0]):
+                load7(&hands[i, 0], c)
+                k = splits[i]
+                q = SPLIT_Q[k]
+                m = SPLIT_M[k]
+                out[i, 0] = lookup4(c[SUB4[q][0]], c[SUB4[q][1]], c[SUB4[q][2]], c[SUB4[q][3]],
+                                    a234_low)
+                out[i, 1] = lookup2(c[PAIR_POS[m][0]], c[PAIR_POS[m][1]])
+                out[i, 2] = STRENGTH1[c[SPLIT_L[k]]]
+    return bad
+
+
 def match_split_kernel(const card_t[:, ::1] hands, int a234_low, const int32_t[:, ::1] tri,
                        int16_t[::1] out):
     """out[i] = the first split of row i (in SPLIT_POSITIONS order of the row) whose
@@ -1394,7 +1423,20 @@ def _packed_counts(o, width, base):
 @cython.boundscheck(True)
 def build_dealer_model(triples, int a234_low):
     """The DealerModel of a house way given as ``triples`` (n x 7 sorted card ids -> n x 3
-    strengths); the one place that lays out the tables DealerModel reads."""
+    strengths)."""
+    return DealerModel(a234_low, **dealer_model_arrays(triples, a234_low))
+
+
+#: The arrays DealerModel is made of, in the order its constructor takes them.
+MODEL_ARRAYS = ("tr_h", "tr_md", "tr_ld", "rk_pairs", "rk_joker", "rk_tid", "sg_f", "sg_o",
+                "sg_joker", "sg_tid", "db_f1", "db_f2", "db_tid", "mvals", "lvals")
+
+
+@cython.wraparound(True)
+@cython.boundscheck(True)
+def dealer_model_arrays(triples, int a234_low):
+    """The arrays of the DealerModel of ``triples`` (named as :data:`MODEL_ARRAYS`): the one
+    place that lays out the tables DealerModel reads."""
     from asiapoker._classes import (
         flush_classes, flush_rep, multisets, rank_rep, subsets, with_joker)
     reps = []     # every triple we will refer to, in blocks
@@ -1441,8 +1483,7 @@ def build_dealer_model(triples, int a234_low):
     mvals = np.unique(table_view(2, a234_low))
     lvals = np.unique(table_view(1, a234_low))
     th, tm, tl = uniq >> 40, (uniq >> 20) & 0xFFFFF, uniq & 0xFFFFF
-    return DealerModel(
-        a234_low,
+    return dict(zip(MODEL_ARRAYS, (
         th.astype(np.int32), np.searchsorted(mvals, tm).astype(np.int16),
         np.searchsorted(lvals, tl).astype(np.int8),
         np.ascontiguousarray(rk_pairs), np.concatenate(rk_joker).astype(np.uint8), rk_tid,
@@ -1450,8 +1491,7 @@ def build_dealer_model(triples, int a234_low):
         np.concatenate(sg_joker).astype(np.uint8)[keep],
         np.ascontiguousarray(np.stack([sg_true, sg_rank], 1)[keep]),
         _mask(f1)[db_keep], _mask(f2)[db_keep], np.ascontiguousarray(db[db_keep]),
-        mvals.astype(np.int32), lvals.astype(np.int32),
-    )
+        mvals.astype(np.int32), lvals.astype(np.int32))))
 
 
 cdef inline void prefix2d(const int64_t* a, int64_t* p) noexcept nogil:

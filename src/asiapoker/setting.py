@@ -244,26 +244,14 @@ def is_legal(setting: SettingLike, rules: Rules | None = None) -> bool:
     return h > m > lo
 
 
-_POSITIONS = (
-    np.array([h for h, _, _ in SPLIT_POSITIONS], dtype=np.intp),
-    np.array([m for _, m, _ in SPLIT_POSITIONS], dtype=np.intp),
-    np.array([[lo] for _, _, lo in SPLIT_POSITIONS], dtype=np.intp),
-)
-
-
 def chosen_strengths(hands: npt.NDArray[Any], splits: npt.NDArray[Any],
                      rules: Rules | None = None) -> npt.NDArray[np.int32]:
     """(high, medium, low) strengths of split ``splits[i]`` of checked row ``hands[i]`` (an
     n x 7 array of card ids), computed in the core: an n x 3 int32 array."""
-    low = resolve(rules).a234_low
-    rows = np.arange(len(hands))[:, None]
-    k = np.asarray(splits, dtype=np.intp)
+    k = np.ascontiguousarray(splits, dtype=np.int64)
     out = np.empty((len(hands), 3), dtype=np.int32)
-    col = np.empty(len(hands), dtype=np.int32)
-    for j, pos in enumerate(_POSITIONS):
-        run_kernel(_core.strengths_kernel, np.ascontiguousarray(hands[rows, pos[k]]), "hands",
-                   low, col)
-        out[:, j] = col
+    run_kernel(_core.chosen_kernel, np.ascontiguousarray(hands), "hands", k,
+               resolve(rules).a234_low, out)
     return out
 
 

@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._models import cached_model
 from ._validate import as_card_array, run_kernel, whole_number
 from .cards import CardsLike, card_of, to_ids
 from .errors import AsiaPokerError
@@ -55,9 +56,11 @@ DEALER_HANDS = comb(46, 7)
 
 
 def build_model(way: HouseWay, rules: Rules) -> _core.DealerModel:
-    """Class tables of ``way`` under ``rules`` (about a second; cached by :func:`model`); the
-    layout is built and read in one place, ``_core.build_dealer_model``."""
-    return _core.build_dealer_model(lambda ids: way.strengths(ids, rules), rules.a234_low)
+    """Class tables of ``way`` under ``rules``: read from the disk cache, or built (about a
+    second and a half) and saved (:mod:`asiapoker._models`); kept in memory by
+    :func:`dealer_model`.  The layout is built and read in one place,
+    ``_core.dealer_model_arrays``."""
+    return cached_model(way.key, rules.a234_low, lambda ids: way.strengths(ids, rules))
 
 
 #: Dealer models kept per process (the most recently used; each is 5 to 15 MB).
