@@ -716,6 +716,7 @@ cdef class DealerModel:
     cdef uint8_t[::1] rk_joker
     cdef int32_t[::1] rk_tid
     cdef uint16_t[::1] sg_f
+    cdef uint16_t[::1] sg_ranks         # the ranks an entry names (F and O): for ``holding``
     cdef uint8_t[:, ::1] sg_o           # n x 3 (rank, count) as rank * 4 + count, 0 = none
     cdef uint8_t[::1] sg_joker
     cdef int32_t[:, ::1] sg_tid         # n x 2: (+true, -rank-only)
@@ -743,6 +744,9 @@ cdef class DealerModel:
         self.rk_joker = rk_joker
         self.rk_tid = rk_tid
         self.sg_f = sg_f
+        o = np.asarray(sg_o, dtype=np.uint16).reshape(-1, 3)
+        self.sg_ranks = (np.asarray(sg_f, dtype=np.uint16) | np.bitwise_or.reduce(
+            np.where(o != 0, np.left_shift(1, o >> 2), 0), axis=1)).astype(np.uint16)
         self.sg_o = sg_o
         self.sg_joker = sg_joker
         self.sg_tid = sg_tid
@@ -850,6 +854,7 @@ cdef class DealerModel:
         cdef const uint8_t* rkj = &self.rk_joker[0]
         cdef const int32_t* rkt = &self.rk_tid[0]
         cdef const uint16_t* sgf = &self.sg_f[0]
+        cdef const uint16_t* sgr = &self.sg_ranks[0]
         cdef const uint8_t* sgo = &self.sg_o[0, 0]
         cdef const uint8_t* sgj = &self.sg_joker[0]
         cdef const int32_t* sgt = &self.sg_tid[0, 0]
@@ -898,7 +903,9 @@ cdef class DealerModel:
                     - rank_ways2[o[0]] * rank_ways2[o[1]] * rank_ways2[o[2]] * rank_ways2[o[3]]
                     * rank_ways2[o[4]] * rank_ways2[o[5]] * rank_ways2[o[6]])
             for n in range(ns):
-                if sgj[n] and not dealer_joker:
+                # an entry that names no card of rank rc counts alike with the card or
+                # without it: nothing to add
+                if (sgj[n] and not dealer_joker) or not (sgr[n] >> rc) & 1:
                     continue
                 f = sgf[n]
                 o = sgo + 3 * n
