@@ -1,6 +1,7 @@
-# The C-level API of asiapoker._core, for Cython code that embeds the game:
+# The C-level API of asiapoker._core, for Cython code that embeds the game.  Its public name is
+# asiapoker.capi (capi.pxd), which names these same functions:
 #
-#     from asiapoker._core cimport strength4, split_strengths7, settle3, table_way7
+#     from asiapoker.capi cimport strength4, split_strengths7, settle3, table_way7
 #
 # Every function runs without the GIL and touches no Python object.  Card ids are
 # rank * 4 + suit (rank 0..12 is 2..A, suit 0..3 is c, d, h, s) and 52 for the joker; strengths
