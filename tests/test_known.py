@@ -73,6 +73,23 @@ def test_fast_equals_enumerate(way, a234, n_dead, n_dealer, joker):
     assert _wins(fast) == _wins(slow)
 
 
+def test_a_user_table_way_fast_equals_enumerate():
+    """A way the user made as a class table (here: high-first's splits of every class, a
+    different table from the shipped ways'), through the class-table path of both."""
+    from asiapoker import HouseWay
+    from asiapoker._compile import class_table
+    reps = class_table()[1]
+    way = HouseWay.from_table(HouseWay.named("high-first").splits(reps), "mine")
+    rng = np.random.default_rng(6)
+    for n_dead, n_dealer in ((31, 0), (29, 2)):
+        hand, dead, dealer = _deal(rng, n_dead, n_dealer, "dead")
+        fast = solve(hand, way, dead=dead, dealer=dealer)
+        slow = solve(hand, way, method="enumerate", dead=dead, dealer=dealer)
+        assert _wins(fast) == _wins(slow)
+        assert _wins(fast) == _wins(solve(hand, "high-first", dead=dead, dealer=dealer))
+
+
+@pytest.mark.slow
 def test_compiled_way_fast_equals_enumerate(rack):
     rng = np.random.default_rng(5)
     for n_dead, n_dealer in ((30, 0), (28, 2)):

@@ -864,6 +864,9 @@ cdef class DealerModel:
         dealer_joker = cards_left(removed, n_removed, avail, availmask, rank_ways, offsuit_ways)
         memset(dist, 0, self.n_triples * sizeof(int32_t))
         if joker:
+            # the hands with the joker: distribution()'s classes with the joker alone (its
+            # loops are not shared: testing for this case in them costs a plain solve 1-6%
+            # more instructions, measured)
             for n in range(nr):
                 if rkj[n]:
                     o = rk + 7 * n
