@@ -69,9 +69,10 @@ def _check(hand: tuple[int, ...], dead: tuple[int, ...], dealer: tuple[int, ...]
 def known_cards(hand: tuple[int, ...], dead: CardsLike | None,
                 dealer: CardsLike | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The checked ids of ``dead`` and ``dealer`` (cards as text, ``Card``s or ids; ``None``
-    for none) for the checked ``hand``, or a :class:`~asiapoker.errors.KnownCardError`
-    naming the card: one in the hand, named twice, both dead and the dealer's, more than 7
-    dealer cards, or too few cards left for the dealer."""
+    for none) for the checked ``hand``, or an error naming the card: a
+    :class:`~asiapoker.errors.KnownCardError` for one in the hand, both dead and the
+    dealer's, more than 7 dealer cards or too few cards left for the dealer, and a
+    :class:`~asiapoker.errors.DuplicateCardError` for one named twice in a list."""
     d = _ids(dead, "dead cards")
     k = _ids(dealer, "dealer cards")
     _check(hand, d, k)
