@@ -717,6 +717,7 @@ cdef class DealerModel:
     cdef int32_t[::1] rk_tid
     cdef uint16_t[::1] sg_f
     cdef uint16_t[::1] sg_ranks         # the ranks an entry names (F and O): for ``holding``
+    cdef int32_t[::1] sg_run            # where each run of entries with one F (and joker) starts
     cdef uint8_t[:, ::1] sg_o           # n x 3 (rank, count) as rank * 4 + count, 0 = none
     cdef uint8_t[::1] sg_joker
     cdef int32_t[:, ::1] sg_tid         # n x 2: (+true, -rank-only)
@@ -747,6 +748,9 @@ cdef class DealerModel:
         o = np.asarray(sg_o, dtype=np.uint16).reshape(-1, 3)
         self.sg_ranks = (np.asarray(sg_f, dtype=np.uint16) | np.bitwise_or.reduce(
             np.where(o != 0, np.left_shift(1, o >> 2), 0), axis=1)).astype(np.uint16)
+        fj = np.asarray(sg_f, dtype=np.int64) * 2 + np.asarray(sg_joker, dtype=np.int64)
+        starts = np.flatnonzero(np.r_[True, fj[1:] != fj[:len(fj) - 1]]) if len(fj) else []
+        self.sg_run = np.r_[starts, len(fj)].astype(np.int32)
         self.sg_o = sg_o
         self.sg_joker = sg_joker
         self.sg_tid = sg_tid
@@ -796,7 +800,8 @@ cdef class DealerModel:
         cdef int64_t rank_ways[65]
         cdef int64_t offsuit_ways[4 * 52]
         cdef int s, s2, dealer_joker
-        cdef Py_ssize_t n, ns = self.sg_f.shape[0]
+        cdef Py_ssize_t n, n0, r, ns = self.sg_f.shape[0], nrun = self.sg_run.shape[0] - 1
+        cdef const int32_t* run = &self.sg_run[0]
         cdef int64_t cnt
         cdef int f
         cdef const uint16_t* sgf = &self.sg_f[0]
@@ -808,19 +813,21 @@ cdef class DealerModel:
         dealer_joker = cards_left(removed, n_removed, avail, availmask, rank_ways, offsuit_ways)
         memset(dist, 0, self.n_triples * sizeof(int32_t))
         self.rank_part(rank_ways, dealer_joker, dist)
-        for n in range(ns):                    # each entry read once, all four suits
-            if sgj[n] and not dealer_joker:
+        for r in range(nrun):                  # runs of entries with one F: suits tested once
+            n0 = run[r]
+            if sgj[n0] and not dealer_joker:
                 continue
-            f = sgf[n]
-            o = sgo + 3 * n
+            f = sgf[n0]
             for s in range(4):
                 if f & ~availmask[s]:
                     continue
                 ow = offsuit_ways + 52 * s
-                cnt = ow[o[0]] * ow[o[1]] * ow[o[2]]
-                if cnt:
-                    dist[sgt[2 * n]] += <int32_t>cnt
-                    dist[sgt[2 * n + 1]] -= <int32_t>cnt
+                for n in range(n0, run[r + 1]):
+                    o = sgo + 3 * n
+                    cnt = ow[o[0]] * ow[o[1]] * ow[o[2]]
+                    if cnt:
+                        dist[sgt[2 * n]] += <int32_t>cnt
+                        dist[sgt[2 * n + 1]] -= <int32_t>cnt
         if dealer_joker:
             for s in range(4):
                 for s2 in range(s + 1, 4):
@@ -1222,6 +1229,8 @@ cdef class DealerModel:
         cdef const int32_t* sgt = &self.sg_tid[0, 0]
         cdef int64_t* Lrow
         cdef Py_ssize_t nu = self.du_h.shape[0], nrun = self.db_run.shape[0] - 1
+        cdef Py_ssize_t n0, nsrun = self.sg_run.shape[0] - 1
+        cdef const int32_t* srun = &self.sg_run[0]
         cdef const int32_t* run = &self.db_run[0]
         cdef const uint16_t* dbf1 = &self.db_f1[0] if ndb else NULL
         cdef const uint16_t* dbf2 = &self.db_f2[0] if ndb else NULL
@@ -1311,17 +1320,16 @@ cdef class DealerModel:
                     offsuit_ways[r * 4 + k] = BINOM[avail[r] - avail_in[r]][k]
             offsuit_ways[0] = 1
             memset(dist, 0, self.n_triples * sizeof(int32_t))
-            for n in range(nsg):
-                if sgj[n] and not dealer_joker:
+            for r in range(nsrun):             # runs of entries with one F: tested once
+                n0 = srun[r]
+                if (sgj[n0] and not dealer_joker) or (sgf[n0] & ~amask):
                     continue
-                f = sgf[n]
-                if f & ~amask:
-                    continue
-                o = sgo + 3 * n
-                cnt = offsuit_ways[o[0]] * offsuit_ways[o[1]] * offsuit_ways[o[2]]
-                if cnt:
-                    dist[sgt[2 * n]] += <int32_t>cnt
-                    dist[sgt[2 * n + 1]] -= <int32_t>cnt
+                for n in range(n0, srun[r + 1]):
+                    o = sgo + 3 * n
+                    cnt = offsuit_ways[o[0]] * offsuit_ways[o[1]] * offsuit_ways[o[2]]
+                    if cnt:
+                        dist[sgt[2 * n]] += <int32_t>cnt
+                        dist[sgt[2 * n + 1]] -= <int32_t>cnt
             self.answer(dist, nt, qkey, L + (1 + s) * GMAXT, cell_sum, below_high, all_high)
         # each row: the sum of its parts, and its own two-suit corrections (joker with the dealer)
         Lrow = L + (GMAXS + 1) * GMAXT
