@@ -854,7 +854,9 @@ cdef class DealerModel:
         cdef int64_t rank_ways2[65]          # the same with ``card`` removed too
         cdef int64_t offsuit_ways2[4 * 52]
         cdef int s, s2, k, dealer_joker, rc = card >> 2, sc = card & 3, f, m2
-        cdef Py_ssize_t n, ns = self.sg_f.shape[0], nr = self.rk_tid.shape[0]
+        cdef Py_ssize_t n, n0, r, ns = self.sg_f.shape[0], nr = self.rk_tid.shape[0]
+        cdef Py_ssize_t nrun = self.sg_run.shape[0] - 1
+        cdef const int32_t* run = &self.sg_run[0]
         cdef int64_t cnt
         cdef bint joker = card == JOKER
         cdef const uint8_t* rk = &self.rk_pairs[0, 0]
@@ -912,27 +914,31 @@ cdef class DealerModel:
                     * rank_ways[o[4]] * rank_ways[o[5]] * rank_ways[o[6]]
                     - rank_ways2[o[0]] * rank_ways2[o[1]] * rank_ways2[o[2]] * rank_ways2[o[3]]
                     * rank_ways2[o[4]] * rank_ways2[o[5]] * rank_ways2[o[6]])
-            for n in range(ns):
-                # an entry that names no card of rank rc counts alike with the card or
-                # without it: nothing to add
-                if (sgj[n] and not dealer_joker) or not (sgr[n] >> rc) & 1:
+            for r in range(nrun):              # runs of entries with one F
+                n0 = run[r]
+                if sgj[n0] and not dealer_joker:
                     continue
-                f = sgf[n]
-                o = sgo + 3 * n
+                f = sgf[n0]
                 for s in range(4):
-                    if f & ~availmask[s]:
+                    # suit sc counts differently only when the flush holds the card
+                    if (f & ~availmask[s]) or (s == sc and not (f >> rc) & 1):
                         continue
                     ow = offsuit_ways + 52 * s
-                    if s == sc:               # the flush holds the card, or the count is equal
-                        if not (f >> rc) & 1:
+                    ow2 = offsuit_ways2 + 52 * s
+                    for n in range(n0, run[r + 1]):
+                        # an entry that names no card of rank rc counts alike with the card
+                        # or without it: nothing to add
+                        if not (sgr[n] >> rc) & 1:
                             continue
-                        cnt = ow[o[0]] * ow[o[1]] * ow[o[2]]
-                    else:
-                        ow2 = offsuit_ways2 + 52 * s
-                        cnt = ow[o[0]] * ow[o[1]] * ow[o[2]] - ow2[o[0]] * ow2[o[1]] * ow2[o[2]]
-                    if cnt:
-                        dist[sgt[2 * n]] += <int32_t>cnt
-                        dist[sgt[2 * n + 1]] -= <int32_t>cnt
+                        o = sgo + 3 * n
+                        if s == sc:
+                            cnt = ow[o[0]] * ow[o[1]] * ow[o[2]]
+                        else:
+                            cnt = (ow[o[0]] * ow[o[1]] * ow[o[2]]
+                                   - ow2[o[0]] * ow2[o[1]] * ow2[o[2]])
+                        if cnt:
+                            dist[sgt[2 * n]] += <int32_t>cnt
+                            dist[sgt[2 * n + 1]] -= <int32_t>cnt
         if dealer_joker:
             m2 = availmask[sc] & ~(1 << rc) if not joker else 0
             for s in range(4):
