@@ -706,6 +706,22 @@ cdef int cards_left(const int* removed, int n_removed, int* avail, int* availmas
     return dealer_joker
 
 
+cdef inline void add_flushes(const uint8_t* sgo, const int32_t* sgt, Py_ssize_t n0,
+                             Py_ssize_t n1, const int64_t* ways, int32_t* dist) noexcept nogil:
+    """The single-flush corrections n0..n1-1 of one suit whose available ranks hold their
+    flush set: each entry's count, the product of ``ways`` (the off-suit ways) over its
+    (rank, count) bytes, added at its true triple and taken from its rank-only one."""
+    cdef Py_ssize_t n
+    cdef const uint8_t* o
+    cdef int64_t cnt
+    for n in range(n0, n1):
+        o = sgo + 3 * n
+        cnt = ways[o[0]] * ways[o[1]] * ways[o[2]]
+        if cnt:
+            dist[sgt[2 * n]] += <int32_t>cnt
+            dist[sgt[2 * n + 1]] -= <int32_t>cnt
+
+
 cdef class DealerModel:
     """Class tables of one house way and rule set (built by :func:`build_dealer_model`)."""
     cdef readonly int a234_low
@@ -802,14 +818,11 @@ cdef class DealerModel:
         cdef int s, s2, dealer_joker
         cdef Py_ssize_t n, n0, r, ns = self.sg_f.shape[0], nrun = self.sg_run.shape[0] - 1
         cdef const int32_t* run = &self.sg_run[0]
-        cdef int64_t cnt
         cdef int f
         cdef const uint16_t* sgf = &self.sg_f[0]
         cdef const uint8_t* sgo = &self.sg_o[0, 0]
         cdef const uint8_t* sgj = &self.sg_joker[0]
         cdef const int32_t* sgt = &self.sg_tid[0, 0]
-        cdef const uint8_t* o
-        cdef const int64_t* ow
         dealer_joker = cards_left(removed, n_removed, avail, availmask, rank_ways, offsuit_ways)
         memset(dist, 0, self.n_triples * sizeof(int32_t))
         self.rank_part(rank_ways, dealer_joker, dist)
@@ -821,13 +834,7 @@ cdef class DealerModel:
             for s in range(4):
                 if f & ~availmask[s]:
                     continue
-                ow = offsuit_ways + 52 * s
-                for n in range(n0, run[r + 1]):
-                    o = sgo + 3 * n
-                    cnt = ow[o[0]] * ow[o[1]] * ow[o[2]]
-                    if cnt:
-                        dist[sgt[2 * n]] += <int32_t>cnt
-                        dist[sgt[2 * n + 1]] -= <int32_t>cnt
+                add_flushes(sgo, sgt, n0, run[r + 1], offsuit_ways + 52 * s, dist)
         if dealer_joker:
             for s in range(4):
                 for s2 in range(s + 1, 4):
@@ -1019,15 +1026,25 @@ cdef class DealerModel:
                 out[k] = (below_high[mi * (NL + 1) + NL] + below_high[NM * (NL + 1) + li]
                           + all_high[mi * (NL + 1) + li] - 2 * below_high[mi * (NL + 1) + li])
 
+    cdef int64_t count_row(self, const int* hand, const int32_t* dist, int64_t* out,
+                           int64_t* scratch, int side) noexcept nogil:
+        """One row of ``solve_rows`` / ``solve_known`` from its distribution: the counts of
+        all 105 splits of ``hand`` (``wins``) into ``out``; returns the number of hands."""
+        cdef Py_ssize_t t
+        cdef int64_t total = 0
+        for t in range(self.n_triples):
+            total += dist[t]
+        self.wins(hand, dist, out, scratch, side != 0)
+        return total
+
     def solve_rows(self, const card_t[:, ::1] hands, int64_t[:, ::1] out, int64_t[::1] totals,
                    int side=0):
         """Counts of all 105 splits for each row (see ``wins`` for ``side``), and each row's
         total of opposing hands; releases the GIL.  Returns the first bad row or -1."""
-        cdef Py_ssize_t i, t, bad
+        cdef Py_ssize_t i, bad
         cdef int c[7]
         cdef int32_t* dist
         cdef int64_t* scratch
-        cdef int64_t tot
         with nogil:
             bad = check_rows(hands)
             if bad < 0:
@@ -1041,11 +1058,7 @@ cdef class DealerModel:
                 for i in range(hands.shape[0]):
                     load7(&hands[i, 0], c)
                     self.distribution(c, 7, dist)
-                    tot = 0
-                    for t in range(self.n_triples):
-                        tot += dist[t]
-                    totals[i] = tot
-                    self.wins(c, dist, &out[i, 0], scratch, side != 0)
+                    totals[i] = self.count_row(c, dist, &out[i, 0], scratch, side)
                 free(dist)
                 free(scratch)
         if bad == -2:
@@ -1094,7 +1107,7 @@ cdef class DealerModel:
         in the dealer's hand and ``shown[i]`` cards known to be in it, each padded with -1 (a
         checked row: ids distinct from the hand's and from each other, at most 7 shown, at
         least 7 cards left for the dealer).  Returns the first bad row or -1."""
-        cdef Py_ssize_t i, t, bad
+        cdef Py_ssize_t i, bad
         cdef Py_ssize_t nd = dead.shape[1], nk = shown.shape[1]
         cdef int removed[NCARDS + 1]
         cdef int known[8]
@@ -1104,7 +1117,6 @@ cdef class DealerModel:
         cdef int32_t* dist
         cdef int64_t* acc
         cdef int64_t* scratch
-        cdef int64_t tot
         if dead.shape[0] != hands.shape[0] or shown.shape[0] != hands.shape[0] or nk > 8:
             raise ValueError("asiapoker: dead and shown need one row per hand")
         with nogil:
@@ -1152,11 +1164,7 @@ cdef class DealerModel:
                                 known[n_shown] = shown[i, j]
                                 n_shown += 1
                         self.known_distribution(removed, n_removed, known, n_shown, dist, acc)
-                        tot = 0
-                        for t in range(self.n_triples):
-                            tot += dist[t]
-                        totals[i] = tot
-                        self.wins(removed, dist, &out[i, 0], scratch, side != 0)
+                        totals[i] = self.count_row(removed, dist, &out[i, 0], scratch, side)
                 free(dist)
                 free(acc)
                 free(scratch)
@@ -1330,12 +1338,7 @@ cdef class DealerModel:
                 n0 = srun[r]
                 if (sgj[n0] and not dealer_joker) or (sgf[n0] & ~amask):
                     continue
-                for n in range(n0, srun[r + 1]):
-                    o = sgo + 3 * n
-                    cnt = offsuit_ways[o[0]] * offsuit_ways[o[1]] * offsuit_ways[o[2]]
-                    if cnt:
-                        dist[sgt[2 * n]] += <int32_t>cnt
-                        dist[sgt[2 * n + 1]] -= <int32_t>cnt
+                add_flushes(sgo, sgt, n0, srun[r + 1], offsuit_ways, dist)
             self.answer(dist, nt, qkey, L + (1 + s) * GMAXT, cell_sum, below_high, all_high)
         # each row: the sum of its parts, and its own two-suit corrections (joker with the dealer)
         Lrow = L + (GMAXS + 1) * GMAXT

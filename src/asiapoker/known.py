@@ -141,11 +141,12 @@ def _rows(spec: Any, n: int, what: str) -> npt.NDArray[np.int8]:
 
 def known_rows(hands: npt.NDArray[Any], dead: Any, dealer: Any
                ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
-    """Known cards for each row of the checked n x 7 ``hands``, as two n x w int8 arrays
+    """Known cards for each row of the n x 7 ``hands``, as two n x w int8 arrays
     padded with -1 (the form the core takes).  ``dead`` and ``dealer`` are each None, one list
     of cards for every row (text such as ``"Kd 7c"`` or ids), or one list per row (n lists or
     tuples, or an n x w integer array padded with -1).  Raises a
-    :class:`~asiapoker.errors.KnownCardError` naming the row and the card."""
+    :class:`~asiapoker.errors.KnownCardError` naming the row and the card (the rows
+    themselves are checked by the core, which names a bad one)."""
     n = len(hands)
     d = _rows(dead, n, "dead")
     k = _rows(dealer, n, "dealer")
@@ -154,7 +155,8 @@ def known_rows(hands: npt.NDArray[Any], dead: Any, dealer: Any
     one = np.uint64(1)
 
     def masks(a: npt.NDArray[Any]) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
-        bits = np.where(a >= 0, one << np.maximum(a, 0).astype(np.uint64), np.uint64(0))
+        card = (a >= 0) & (a <= 52)            # -1 pads; a bad hand id is the core's to name
+        bits = np.where(card, one << np.where(card, a, 0).astype(np.uint64), np.uint64(0))
         return np.bitwise_or.reduce(bits, axis=1), (a >= 0).sum(1)
 
     hm, _ = masks(np.asarray(hands, dtype=np.int64))

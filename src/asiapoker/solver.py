@@ -407,11 +407,9 @@ KnownRows = tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]] | None
 
 
 def _known_for(arr: npt.NDArray[Any], dead: Any, dealer: Any) -> KnownRows:
-    """Checked known cards of the rows (checking the rows first), or None without any."""
+    """Checked known cards of the rows, or None without any (the core checks the rows)."""
     if dead is None and dealer is None:
         return None
-    legal = np.empty((len(arr), 105), dtype=np.uint8)
-    run_kernel(_core.legal_kernel, arr, "hands", 0, legal)     # a bad row is named first
     return known_rows(arr, dead, dealer)
 
 

@@ -105,13 +105,12 @@ def solve_spots(hands: Sequence[CardsLike], way: WayLike = DEFAULT_WAY,
                 raise KnownCardError(f"spot {i}: {card_of(c)} is also in spot {seen[c]}")
             seen[c] = i
     extra = () if dead is None else to_ids(dead, what="list")
+    for c in extra:
+        if c in seen:
+            raise KnownCardError(f"dead card {card_of(c)} is in spot {seen[c]}")
     spots, alone = [], []
     for i, spot in enumerate(ids):
         others = [c for j, s in enumerate(ids) if j != i for c in s]
-        both = [c for c in extra if c in others]
-        if both:
-            raise KnownCardError(f"dead card {card_of(both[0])} is in spot "
-                                 f"{ids.index(next(s for s in ids if both[0] in s))}")
         sol = solve(spot, w, r, dead=[*others, *extra], dealer=dealer)
         by_self = solve(spot, w, r, dead=extra or None, dealer=dealer).best.index
         spots.append(sol)
