@@ -7,9 +7,9 @@ machine, the counts repeat exactly for one build and one input, on any machine.
 Each scenario runs in a child Python under ``valgrind --tool=callgrind`` with collection
 switched on only inside one kernel of the core (``--toggle-collect``): ``DealerModel.solve_rows``
 for a solve (the dealer distribution and the counts of all 105 splits, what ``solve`` spends
-nearly all its work on), ``DealerModel.solve_known`` for a solve with known cards (the same
+nearly all its work on), ``solve_known_kernel`` for a solve with known cards (the same
 hands, with 7 dead cards, or 1 or 2 cards the dealer shows, the next cards of a fixed-seed
-deck) and ``DealerModel.solve_groups`` for the grouped whole-game solver.
+deck) and ``solve_groups_kernel`` for the grouped whole-game solver.
 The model is built before, outside the count.  Hands come from a fixed seed; the grouped
 solver runs on fixed slices of ``player_classes()`` early, in the middle and late (the late
 ones hold the joker).  Needs Debian's ``valgrind``.
@@ -26,7 +26,7 @@ from pathlib import Path
 
 CHILD = """
 import numpy as np
-from asiapoker import HouseWay, Rules
+from asiapoker import HouseWay, Rules, _core
 from asiapoker.analysis import player_classes, random_hands
 from asiapoker.solver import dealer_model
 m = dealer_model(HouseWay.named({way!r}), Rules())
@@ -43,10 +43,11 @@ elif {kind!r} == "known":
     dead = np.ascontiguousarray(rest[:, :nd], dtype=np.int8) if nd else none
     shown = np.ascontiguousarray(rest[:, nd:nd + nk], dtype=np.int8) if nk else none
     out = np.empty((len(hands), 105), np.int64)
-    assert m.solve_known(hands, dead, shown, out, np.empty(len(hands), np.int64)) == -1
+    assert _core.solve_known_kernel(hands, m, dead, shown, out,
+                                    np.empty(len(hands), np.int64)) == -1
 else:
     hands = np.ascontiguousarray(player_classes()[0][{lo}:{lo} + {n}])
-    m.solve_groups(hands, np.empty((len(hands), 105), np.int64))
+    _core.solve_groups_kernel(hands, m, np.empty((len(hands), 105), np.int64))
 """
 
 #: name -> (way, kernel, first class (groups) or (dead, dealer) cards (known), rows)
@@ -61,8 +62,8 @@ SCENARIOS = {
     "groups-middle": ("standard", "groups", 3_000_000, 2000),
     "groups-late-joker": ("standard", "groups", 6_970_000, 2000),
 }
-_KERNEL = {"rows": "*DealerModel*solve_rows*", "known": "*DealerModel*solve_known*",
-           "groups": "*DealerModel*solve_groups*"}
+_KERNEL = {"rows": "*DealerModel*solve_rows*", "known": "*known_cards*solve_known_kernel*",
+           "groups": "*groups*solve_groups_kernel*"}
 
 
 def count(name: str) -> tuple[int, int]:

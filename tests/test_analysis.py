@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asiapoker import house_way_splits, simulate, solve
+from asiapoker import _core, house_way_splits, simulate, solve
 from asiapoker._runs import RunError, chunk_bounds
 from asiapoker.analysis import (
     HAND_SHAPES,
@@ -135,7 +135,7 @@ def test_solve_groups_equals_solve_rows(way, a234):
         b = np.empty((len(rows), 105), dtype=np.int64)
         tot = np.empty(len(rows), dtype=np.int64)
         assert m.solve_rows(rows, a, tot) == -1
-        assert m.solve_groups(rows, b) == -1
+        assert _core.solve_groups_kernel(rows, m, b) == -1
         assert (tot == DEALER_HANDS).all()
         np.testing.assert_array_equal(a, b)
 
@@ -148,14 +148,14 @@ def test_solve_groups_any_order(rng):
     a = np.empty((len(rows), 105), dtype=np.int64)
     b = np.empty((len(rows), 105), dtype=np.int64)
     m.solve_rows(rows, a, np.empty(len(rows), dtype=np.int64))
-    m.solve_groups(rows, b)
+    _core.solve_groups_kernel(rows, m, b)
     np.testing.assert_array_equal(a, b)
 
 
 def test_solve_groups_rejects_bad_rows():
     m = dealer_model(resolve_way("standard"), resolve(None))
     rows = np.array([[0, 1, 2, 3, 4, 5, 5]], dtype=np.int8)
-    assert m.solve_groups(rows, np.empty((1, 105), dtype=np.int64)) == 0
+    assert _core.solve_groups_kernel(rows, m, np.empty((1, 105), dtype=np.int64)) == 0
 
 
 # ---------------------------------------------------------------------------------------------

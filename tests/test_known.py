@@ -17,6 +17,7 @@ from asiapoker import (
     DuplicateCardError,
     KnownCardError,
     Rules,
+    _core,
     count_splits,
     solve,
     solve_chunks,
@@ -131,13 +132,13 @@ def test_holding_is_the_difference_of_two_distributions(way, rng):
             joker = ("dealer", "hand", None, None)[trial % 4]
             hand, dead, dealer = _deal(rng, trial % 5, 2, joker)
             c, c2 = dealer
-            plain = m.dealer_distribution(hand, dead)
-            without = m.dealer_distribution(hand, (*dead, c))
-            assert (m.dealer_distribution(hand, dead, (c,)) == plain - without).all()
+            plain = _core.dealer_distribution(m, hand, dead)
+            without = _core.dealer_distribution(m, hand, (*dead, c))
+            assert (_core.dealer_distribution(m, hand, dead, (c,)) == plain - without).all()
             if trial % 3 == 0:
-                both = (plain - without - m.dealer_distribution(hand, (*dead, c2))
-                        + m.dealer_distribution(hand, (*dead, c, c2)))
-                assert (m.dealer_distribution(hand, dead, (c, c2)) == both).all()
+                both = (plain - without - _core.dealer_distribution(m, hand, (*dead, c2))
+                        + _core.dealer_distribution(m, hand, (*dead, c, c2)))
+                assert (_core.dealer_distribution(m, hand, dead, (c, c2)) == both).all()
 
 
 def test_sums_over_the_card_seen(rng):
@@ -158,8 +159,8 @@ def test_dealer_side_counts_with_known_cards(rng):
     m = dealer_model(resolve_way("classic"), Rules())
     out = np.empty((1, 105), dtype=np.int64)
     totals = np.empty(1, dtype=np.int64)
-    assert m.solve_known(np.array([hand], np.int8), np.array([[*dead]], np.int8),
-                         np.array([[*dealer]], np.int8), out, totals, 1) == -1
+    assert _core.solve_known_kernel(np.array([hand], np.int8), m, np.array([[*dead]], np.int8),
+                                    np.array([[*dealer]], np.int8), out, totals, 1) == -1
     assert (got == out[0]).all() and totals[0] == dealer_hands(3, 1)
     assert (count_splits([hand], "classic", side="dealer")
             == count_splits([hand], "classic", side="dealer", dead=[])).all()

@@ -1,8 +1,10 @@
 """The layout holds: a short README, results pages written from the shipped data, no private
-name that crosses a module, one version."""
+name that crosses a module, one version, a core split by concept."""
 
 from __future__ import annotations
 
+import ast
+import importlib
 import importlib.util
 import re
 from pathlib import Path
@@ -77,3 +79,26 @@ def test_every_public_name_has_a_docstring():
                         f.__doc__ or "").strip():
                     missing.append(f"{info.name}.{name}.{attr}")
     assert missing == []
+
+
+def test_the_core_is_one_module_a_concept():
+    """Each compiled module of the core is small, has a type stub, and the core package
+    re-exports every name its stub declares (and nothing else)."""
+    core = SRC / "_core"
+    modules = sorted(p.stem for p in core.glob("*.pyx"))
+    assert len(modules) >= 10 and modules == sorted(p.stem for p in core.glob("*.pyi"))
+    too_long = [p.name for p in core.iterdir() if p.suffix in (".py", ".pyx", ".pxd", ".pyi")
+                and len(p.read_text().splitlines()) > 600]
+    assert too_long == []
+    exported = set()
+    for name in modules:
+        stub = ast.parse((core / f"{name}.pyi").read_text())
+        declared = {node.name for node in stub.body
+                    if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+        declared |= {node.target.id for node in stub.body
+                     if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)}
+        module = importlib.import_module(f"asiapoker._core.{name}")
+        for attr in declared:
+            assert getattr(asiapoker._core, attr) is getattr(module, attr), (name, attr)
+        exported |= declared
+    assert set(asiapoker._core.__all__) == exported

@@ -7,9 +7,9 @@ import warnings
 import numpy as np
 import pytest
 
-from asiapoker import Rules, _core, _files, count_splits
+from asiapoker import Rules, _files, count_splits
 from asiapoker._compile import code_digest
-from asiapoker._models import MODEL_CACHE, cached_model
+from asiapoker._models import MODEL_CACHE, cached_model, dealer_model_arrays
 from asiapoker.house_way import resolve_way
 
 WAY = resolve_way("classic")
@@ -54,7 +54,7 @@ def test_a_cached_model_is_the_built_one(cache):
         assert len(files) == 1
         read = cached_model(WAY.key, 0, lambda ids: pytest.fail("rebuilt"))
     _, arrays = _files.read(files[0], MODEL_CACHE)
-    fresh = _core.dealer_model_arrays(_triples, 0)
+    fresh = dealer_model_arrays(_triples, 0)
     assert set(arrays) == set(fresh) and all((arrays[k] == fresh[k]).all() for k in fresh)
     assert (_counts(read, ROWS) == _counts(built, ROWS)).all()
     assert (_counts(read, ROWS) == count_splits(ROWS, "classic")).all()

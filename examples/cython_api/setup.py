@@ -1,6 +1,6 @@
 """Build the example: ``python setup.py build_ext --inplace`` (needs asiapoker, Cython and a C
-compiler).  ``asiapoker/_core.pxd`` ships with the package; Cython finds it on the include
-path given below."""
+compiler).  ``asiapoker/capi.pxd`` and the core's ``.pxd`` files ship with the package; Cython
+finds them on the include path given below."""
 
 from pathlib import Path
 

@@ -53,8 +53,9 @@ def _keys(hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return out
 
 
-#: The sources the class list and the models derived from it come from.
-_SOURCES = ("_core.pyx", "_classes.py", "_compile.py", "_models.py")
+#: The sources the class list and the models derived from it come from, besides the core's
+#: own (every ``_core/*.pyx`` and ``*.pxd``, as they ship with the package).
+_SOURCES = ("_classes.py", "_compile.py", "_models.py")
 CLASS_CACHE = "class-table-cache"
 
 
@@ -64,9 +65,12 @@ def code_digest() -> str | None:
     when one is missing (then nothing derived from them is cached on disk)."""
     h = hashlib.sha256()
     here = Path(__file__).resolve().parent
-    for name in _SOURCES:
+    core = sorted(p for p in (here / "_core").iterdir() if p.suffix in (".pyx", ".pxd"))
+    if not any(p.suffix == ".pyx" for p in core):
+        return None
+    for path in (*core, *(here / name for name in _SOURCES)):
         try:
-            h.update((here / name).read_bytes())
+            h.update(path.name.encode() + b"\0" + path.read_bytes())
         except OSError:
             return None
     return h.hexdigest()

@@ -21,13 +21,105 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core, _files
+from ._classes import (
+    flush_classes,
+    flush_rep,
+    multisets,
+    rank_counts,
+    rank_rep,
+    subsets,
+    with_joker,
+)
 from ._compile import cache_path, code_digest, default_cache_dir
 from .errors import FileError
 
-__all__ = ["MODEL_CACHE", "cached_model"]
+__all__ = ["MODEL_CACHE", "build_dealer_model", "cached_model", "dealer_model_arrays"]
+
+Triples = Callable[[npt.NDArray[np.int64]], npt.NDArray[np.int32]]
 
 #: The kind of a dealer-model cache file.
 MODEL_CACHE = "dealer-model-cache"
+
+
+def _mask(ranks: npt.NDArray[np.int64]) -> npt.NDArray[np.uint16]:
+    """Each row's ranks as a 13-bit mask."""
+    mask: npt.NDArray[np.uint16] = np.bitwise_or.reduce(1 << ranks, axis=1).astype(np.uint16)
+    return mask
+
+
+def _packed_counts(o: npt.NDArray[np.int64], width: int, base: int) -> npt.NDArray[np.uint8]:
+    """Each row's (rank, count) pairs as ``rank * base + count`` bytes, ``width`` of them,
+    0 where unused (the core multiplies table entries: entry 0 is 1)."""
+    cnt = rank_counts(o)
+    rows, ranks = np.nonzero(cnt)
+    pos = np.arange(len(rows)) - np.searchsorted(rows, rows)
+    packed = np.zeros((len(o), width), dtype=np.uint8)
+    packed[rows, pos] = ranks * base + cnt[rows, ranks]
+    return packed
+
+
+def dealer_model_arrays(triples: Triples, a234_low: int) -> dict[str, npt.NDArray[Any]]:
+    """The arrays of the dealer model of the house way given as ``triples`` (n x 7 sorted
+    card ids -> n x 3 strengths), named as ``_core.MODEL_ARRAYS`` (``_core/dealer.pxd``
+    describes them): the one place that lays out the tables the core reads."""
+    reps = []     # every triple we will refer to, in blocks
+    # rank classes: no suit can make a flush (4+ suited, or 3+ with the joker)
+    rk_rows, rk_joker = [], []
+    for joker in (False, True):
+        ms = multisets(6 if joker else 7, 4)
+        rk_rows.append(ms)
+        rk_joker.append(np.full(len(ms), joker))
+        reps.append(triples(rank_rep(ms, joker)))
+    rk_pairs = np.concatenate([_packed_counts(ms, 7, 5) for ms in rk_rows])
+    # single flush suits: suit 0 holds exactly F, the rest O lie in suits 1-3
+    sg_f, sg_o, sg_joker = [], [], []
+    for joker in (False, True):
+        for f, o in flush_classes(joker, 3 if joker else 4):
+            reps.append(triples(flush_rep(f, o, joker)))
+            reps.append(triples(rank_rep(np.hstack([f, o]), joker)))
+            sg_f.append(_mask(f))
+            sg_o.append(_packed_counts(o, 3, 4))
+            sg_joker.append(np.full(len(f), joker))
+    # two flush suits (3 + 3 + joker): suit 0 holds F1, suit 1 holds F2
+    f3 = subsets(3)
+    i1, i2 = np.divmod(np.arange(len(f3) ** 2), len(f3))
+    f1, f2 = f3[i1], f3[i2]
+    reps.append(triples(with_joker(np.hstack([f1 * 4, f2 * 4 + 1]), True)))
+    reps.append(triples(flush_rep(f1, f2, True)))
+    reps.append(triples(flush_rep(f2, f1, True)))
+    reps.append(triples(rank_rep(np.hstack([f1, f2]), True)))
+
+    every = np.concatenate(reps).astype(np.int64)
+    keys = (every[:, 0] << 40) | (every[:, 1] << 20) | every[:, 2]
+    uniq, tid = np.unique(keys, return_inverse=True)
+    tid = tid.astype(np.int32)
+    sizes = [len(b) for b in reps]
+    blocks = np.split(tid, np.cumsum(sizes)[:-1])
+    rk_tid = np.concatenate(blocks[0:2])
+    sg_blocks = blocks[2:-4]
+    sg_true = np.concatenate(sg_blocks[0::2])
+    sg_rank = np.concatenate(sg_blocks[1::2])
+    keep = sg_true != sg_rank
+    db = np.stack(blocks[-4:], axis=1)
+    db_keep = ~(((db[:, 0] == db[:, 1]) & (db[:, 2] == db[:, 3]))
+                | ((db[:, 0] == db[:, 2]) & (db[:, 1] == db[:, 3])))
+    mvals = np.unique(_core.table_view(2, a234_low))
+    lvals = np.unique(_core.table_view(1, a234_low))
+    th, tm, tl = uniq >> 40, (uniq >> 20) & 0xFFFFF, uniq & 0xFFFFF
+    return dict(zip(_core.MODEL_ARRAYS, (
+        th.astype(np.int32), np.searchsorted(mvals, tm).astype(np.int16),
+        np.searchsorted(lvals, tl).astype(np.int8),
+        np.ascontiguousarray(rk_pairs), np.concatenate(rk_joker).astype(np.uint8), rk_tid,
+        np.concatenate(sg_f)[keep], np.ascontiguousarray(np.concatenate(sg_o)[keep]),
+        np.concatenate(sg_joker).astype(np.uint8)[keep],
+        np.ascontiguousarray(np.stack([sg_true, sg_rank], 1)[keep]),
+        _mask(f1)[db_keep], _mask(f2)[db_keep], np.ascontiguousarray(db[db_keep]),
+        mvals.astype(np.int32), lvals.astype(np.int32)), strict=True))
+
+
+def build_dealer_model(triples: Triples, a234_low: int) -> _core.DealerModel:
+    """The dealer model of the house way given as ``triples``, built afresh (no cache)."""
+    return _core.DealerModel(a234_low, **dealer_model_arrays(triples, a234_low))
 
 
 def _check(arrays: dict[str, npt.NDArray[Any]]) -> None:
@@ -58,8 +150,7 @@ def _check(arrays: dict[str, npt.NDArray[Any]]) -> None:
         raise FileError("the arrays are not a dealer model's (shapes or index ranges)")
 
 
-def cached_model(way_key: tuple[str, Any], a234_low: int,
-                 triples: Callable[[npt.NDArray[np.int64]], npt.NDArray[np.int32]],
+def cached_model(way_key: tuple[str, Any], a234_low: int, triples: Triples
                  ) -> _core.DealerModel:
     """The dealer model of the way ``way_key`` (its :attr:`~asiapoker.HouseWay.key`), read
     from the cache when a verified file is there, else built from ``triples`` and saved.
@@ -67,7 +158,7 @@ def cached_model(way_key: tuple[str, Any], a234_low: int,
     this cache off."""
     digest = code_digest()
     if digest is None or os.environ.get("ASIAPOKER_MODEL_CACHE") == "0":
-        return _core.build_dealer_model(triples, a234_low)
+        return build_dealer_model(triples, a234_low)
     identity = {"way": list(way_key), "a234_low": a234_low, "code_sha256": digest}
     path = cache_path(default_cache_dir(), MODEL_CACHE, identity)
     if path.exists():
@@ -77,7 +168,7 @@ def cached_model(way_key: tuple[str, Any], a234_low: int,
             return _core.DealerModel(a234_low, **arrays)
         except FileError as exc:
             warnings.warn(f"rebuilding the dealer-model cache: {exc}", stacklevel=3)
-    arrays = _core.dealer_model_arrays(triples, a234_low)
+    arrays = dealer_model_arrays(triples, a234_low)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         _files.write(path, MODEL_CACHE, identity, arrays)

@@ -315,7 +315,7 @@ def solve_classes(hands: npt.NDArray[np.int8], way: HouseWay, rules: Rules,
     into :data:`~asiapoker.SPLIT_POSITIONS` of each row).  Rows that share a rank multiset
     should be adjacent (as in :func:`player_classes`); any order gives the same answer."""
     wins = np.empty((len(hands), 105), dtype=np.int64)
-    run_kernel(dealer_model(way, rules).solve_groups, hands, "hands", wins)
+    run_kernel(_core.solve_groups_kernel, hands, "hands", dealer_model(way, rules), wins)
     rows = np.arange(len(hands))
     best = np.argmax(wins, axis=1)
     hw = house_way_splits(hands, way, rules)

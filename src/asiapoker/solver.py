@@ -59,7 +59,7 @@ def build_model(way: HouseWay, rules: Rules) -> _core.DealerModel:
     """Class tables of ``way`` under ``rules``: read from the disk cache, or built (about a
     second and a half) and saved (:mod:`asiapoker._models`); kept in memory by
     :func:`dealer_model`.  The layout is built and read in one place,
-    ``_core.dealer_model_arrays``."""
+    ``_models.dealer_model_arrays``."""
     return cached_model(way.key, rules.a234_low, lambda ids: way.strengths(ids, rules))
 
 
@@ -204,7 +204,7 @@ def _wins_fast(ids: tuple[int, ...], way: HouseWay, rules: Rules,
         run_kernel(m.solve_rows, arr, "hands", out, totals)
     else:
         dead, dealer = (np.array([[*cards, -1]], dtype=np.int8) for cards in known)
-        run_kernel(m.solve_known, arr, "hands", dead, dealer, out, totals)
+        run_kernel(_core.solve_known_kernel, arr, "hands", m, dead, dealer, out, totals)
     return out[0].tolist(), int(totals[0])
 
 
@@ -419,7 +419,8 @@ def _counts(m: _core.DealerModel, rows: npt.NDArray[Any], known: KnownRows,
     if known is None:
         run_kernel(m.solve_rows, rows, "hands", out, totals, side)
     else:
-        run_kernel(m.solve_known, rows, "hands", known[0], known[1], out, totals, side)
+        run_kernel(_core.solve_known_kernel, rows, "hands", m, known[0], known[1], out, totals,
+                   side)
 
 
 def _player_counts(m: _core.DealerModel, rows: npt.NDArray[Any], rules: Rules,

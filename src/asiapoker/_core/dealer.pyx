@@ -1,0 +1,251 @@
+# cython: language_level=3
+"""The dealer model of one house way and rule set (its tables are described in dealer.pxd)
+and the exact counts of every split of a player hand against every dealer hand."""
+
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+
+import numpy as np
+
+from asiapoker._core.cards cimport JOKER, NSPLITS, card_t, check_rows, load7
+from asiapoker._core.strengths cimport Tables, seven_parts, tables
+
+cdef const Tables* T = tables()
+
+#: The arrays DealerModel is made of, in the order its constructor takes them.
+MODEL_ARRAYS = ("tr_h", "tr_md", "tr_ld", "rk_pairs", "rk_joker", "rk_tid", "sg_f", "sg_o",
+                "sg_joker", "sg_tid", "db_f1", "db_f2", "db_tid", "mvals", "lvals")
+
+
+cdef int cards_left(const int* removed, int n_removed, int* avail, int* availmask,
+                    int64_t* rank_ways, int64_t* offsuit_ways) noexcept nogil:
+    """The counts the dealer's hands are made of, from the cards not in ``removed``:
+    avail[r] cards of rank r left, availmask[s] the ranks left in suit s,
+    rank_ways[r * 5 + k] = C(avail[r], k) and offsuit_ways[s * 52 + r * 4 + k] = C(cards of
+    rank r left outside suit s, k) (entry 0 of each is 1: an unused pair).  Returns whether
+    the joker is left (1) or removed (0)."""
+    cdef int r, s, i, k, dealer_joker = 1
+    for r in range(13):
+        avail[r] = 4
+    for s in range(4):
+        availmask[s] = 0x1FFF
+    for i in range(n_removed):
+        if removed[i] == JOKER:
+            dealer_joker = 0
+        else:
+            avail[removed[i] >> 2] -= 1
+            availmask[removed[i] & 3] &= ~(1 << (removed[i] >> 2))
+    for r in range(13):
+        for k in range(5):
+            rank_ways[r * 5 + k] = T.binom[avail[r]][k]
+        for s in range(4):
+            for k in range(4):
+                offsuit_ways[s * 52 + r * 4 + k] = T.binom[avail[r] - ((availmask[s] >> r) & 1)][k]
+    rank_ways[0] = 1
+    for s in range(4):
+        offsuit_ways[s * 52] = 1
+    return dealer_joker
+
+
+cdef class DealerModel:
+    """Class tables of one house way and rule set (built by
+    :func:`asiapoker._models.build_dealer_model`)."""
+
+    def __init__(self, int a234_low, tr_h, tr_md, tr_ld, rk_pairs, rk_joker, rk_tid,
+                 sg_f, sg_o, sg_joker, sg_tid, db_f1, db_f2, db_tid, mvals, lvals):
+        self.a234_low = a234_low
+        self.n_triples = len(tr_h)
+        self.tr_h = tr_h
+        self.tr_cell = ((np.asarray(tr_md, dtype=np.int16) + 1) * (NL + 1)
+                        + np.asarray(tr_ld, dtype=np.int16) + 1).astype(np.int16)
+        self.rk_pairs = rk_pairs
+        self.rk_joker = rk_joker
+        self.rk_tid = rk_tid
+        self.sg_f = sg_f
+        o = np.asarray(sg_o, dtype=np.uint16).reshape(-1, 3)
+        self.sg_ranks = (np.asarray(sg_f, dtype=np.uint16) | np.bitwise_or.reduce(
+            np.where(o != 0, np.left_shift(1, o >> 2), 0), axis=1)).astype(np.uint16)
+        fj = np.asarray(sg_f, dtype=np.int64) * 2 + np.asarray(sg_joker, dtype=np.int64)
+        starts = np.flatnonzero(np.r_[True, fj[1:] != fj[:len(fj) - 1]]) if len(fj) else []
+        self.sg_run = np.r_[starts, len(fj)].astype(np.int32)
+        self.sg_o = sg_o
+        self.sg_joker = sg_joker
+        self.sg_tid = sg_tid
+        self.db_f1 = db_f1
+        self.db_f2 = db_f2
+        self.db_tid = db_tid
+        self.mvals = mvals
+        self.lvals = lvals
+        tids = np.asarray(db_tid, dtype=np.int32).reshape(-1, 4)
+        used = np.unique(tids)
+        self.du_h = np.ascontiguousarray(np.asarray(tr_h, dtype=np.int32)[used])
+        self.du_cell = np.ascontiguousarray(np.asarray(self.tr_cell)[used])
+        self.db_pos = np.searchsorted(used, tids).astype(np.int32).reshape(-1, 4)
+        f1 = np.asarray(db_f1)
+        self.db_run = np.flatnonzero(np.r_[True, f1[1:] != f1[:len(f1) - 1], True]).astype(np.int32)
+
+    @property
+    def sizes(self):
+        """(rank classes, single-flush corrections, double-flush corrections, triples)."""
+        return (self.rk_tid.shape[0], self.sg_f.shape[0], self.db_f1.shape[0], self.n_triples)
+
+    cdef void rank_part(self, const int64_t* rank_ways, int dealer_joker,
+                        int32_t* dist) noexcept nogil:
+        """Add the dealer hands counted by rank alone: for each rank class, the product of
+        rank_ways[r * 5 + k] = C(cards of rank r left, k) over its (rank, count) pairs
+        (classes with the joker only when ``dealer_joker``: the player does not hold it)."""
+        cdef Py_ssize_t n, nr = self.rk_tid.shape[0]
+        cdef const uint8_t* rk = &self.rk_pairs[0, 0]
+        cdef const uint8_t* rkj = &self.rk_joker[0]
+        cdef const int32_t* rkt = &self.rk_tid[0]
+        cdef const uint8_t* o
+        for n in range(nr):
+            if rkj[n] and not dealer_joker:
+                continue
+            o = rk + 7 * n
+            dist[rkt[n]] += <int32_t>(rank_ways[o[0]] * rank_ways[o[1]] * rank_ways[o[2]]
+                                      * rank_ways[o[3]] * rank_ways[o[4]] * rank_ways[o[5]]
+                                      * rank_ways[o[6]])
+
+    cdef void distribution(self, const int* removed, int n_removed,
+                           int32_t* dist) noexcept nogil:
+        """dist[t] = number of dealer hands from the cards not in ``removed`` (the player's
+        seven, and any dead cards: distinct ids) whose triple is t (every partial sum stays
+        below 2 * C(46, 7), so int32 is exact)."""
+        cdef int avail[13]
+        cdef int availmask[4]
+        cdef int64_t rank_ways[65]
+        cdef int64_t offsuit_ways[4 * 52]
+        cdef int s, s2, dealer_joker
+        cdef Py_ssize_t n, n0, r, ns = self.sg_f.shape[0], nrun = self.sg_run.shape[0] - 1
+        cdef const int32_t* run = &self.sg_run[0]
+        cdef int f
+        cdef const uint16_t* sgf = &self.sg_f[0]
+        cdef const uint8_t* sgo = &self.sg_o[0, 0]
+        cdef const uint8_t* sgj = &self.sg_joker[0]
+        cdef const int32_t* sgt = &self.sg_tid[0, 0]
+        dealer_joker = cards_left(removed, n_removed, avail, availmask, rank_ways, offsuit_ways)
+        memset(dist, 0, self.n_triples * sizeof(int32_t))
+        self.rank_part(rank_ways, dealer_joker, dist)
+        for r in range(nrun):                  # runs of entries with one F: suits tested once
+            n0 = run[r]
+            if sgj[n0] and not dealer_joker:
+                continue
+            f = sgf[n0]
+            for s in range(4):
+                if f & ~availmask[s]:
+                    continue
+                add_flushes(sgo, sgt, n0, run[r + 1], offsuit_ways + 52 * s, dist)
+        if dealer_joker:
+            for s in range(4):
+                for s2 in range(s + 1, 4):
+                    for n in range(self.db_f1.shape[0]):
+                        if (self.db_f1[n] & ~availmask[s]) or (self.db_f2[n] & ~availmask[s2]):
+                            continue
+                        dist[self.db_tid[n, 0]] += 1
+                        dist[self.db_tid[n, 1]] -= 1
+                        dist[self.db_tid[n, 2]] -= 1
+                        dist[self.db_tid[n, 3]] += 1
+
+    cdef void wins(self, const int* player, const int32_t* dist, int64_t* out,
+                   int64_t* scratch, int side) noexcept nogil:
+        """side 0: out[k] = opposing hands that split k of ``player`` beats strictly on two
+        hands of three (the player's count).  side 1: opposing hands that beat split k on at
+        most one hand, copies going to split k (the dealer's count: the hands it does not
+        lose to).  0 for a foul.  ``scratch`` holds 36 * CELLS int64."""
+        cdef int32_t high35[35]
+        cdef int32_t medium21[21]
+        cdef int32_t low7[7]
+        cdef int order[35]
+        cdef int64_t cell_sum[CELLS]
+        cdef int64_t* below_high
+        cdef int64_t* all_high = scratch + 35 * CELLS
+        cdef int i, j, q, t, k, mi, li, qi
+        cdef int32_t h, m, l
+        cdef Py_ssize_t p = 0, n = self.n_triples
+        cdef const int32_t* th = &self.tr_h[0]
+        cdef const int16_t* cell = &self.tr_cell[0]
+        seven_parts(player, self.a234_low, high35, medium21, low7)
+        # "opponent <= x" is "opponent < x + 1" on the integer scale: side 1 shifts every
+        # comparison by one and leaves the legality test on the true strengths
+        for q in range(35):                    # the 35 high hands, weakest first
+            order[q] = q
+        for i in range(1, 35):
+            t = order[i]
+            j = i - 1
+            while j >= 0 and high35[order[j]] > high35[t]:
+                order[j + 1] = order[j]
+                j -= 1
+            order[j + 1] = t
+        # one sweep in high-strength order: the (medium, low) prefix sums of the dealer hands
+        # below each of the 35 high hands (below_high), then of all of them (all_high)
+        memset(cell_sum, 0, sizeof(cell_sum))
+        for qi in range(35):
+            h = high35[order[qi]] + side
+            while p < n and th[p] < h:
+                cell_sum[cell[p]] += dist[p]
+                p += 1
+            prefix2d(cell_sum, scratch + qi * CELLS)
+        while p < n:
+            cell_sum[cell[p]] += dist[p]
+            p += 1
+        prefix2d(cell_sum, all_high)
+        for qi in range(35):
+            q = order[qi]
+            h = high35[q]
+            below_high = scratch + qi * CELLS
+            for k in range(3 * q, 3 * q + 3):
+                m = medium21[T.split_medium[k]]
+                l = low7[T.split_low[k]]
+                if not (h > m and m > l):
+                    out[k] = 0
+                    continue
+                mi = 0
+                while mi < NM and self.mvals[mi] < m + side:
+                    mi += 1
+                li = 0
+                while li < NL and self.lvals[li] < l + side:
+                    li += 1
+                # prefix[x][y] = dealer hands with medium index < x and low index < y
+                out[k] = (below_high[mi * (NL + 1) + NL] + below_high[NM * (NL + 1) + li]
+                          + all_high[mi * (NL + 1) + li] - 2 * below_high[mi * (NL + 1) + li])
+
+    cdef int64_t count_row(self, const int* hand, const int32_t* dist, int64_t* out,
+                           int64_t* scratch, int side) noexcept nogil:
+        """One row of ``solve_rows`` / ``solve_known`` from its distribution: the counts of
+        all 105 splits of ``hand`` (``wins``) into ``out``; returns the number of hands."""
+        cdef Py_ssize_t t
+        cdef int64_t total = 0
+        for t in range(self.n_triples):
+            total += dist[t]
+        self.wins(hand, dist, out, scratch, side != 0)
+        return total
+
+    def solve_rows(self, const card_t[:, ::1] hands, int64_t[:, ::1] out, int64_t[::1] totals,
+                   int side=0):
+        """Counts of all 105 splits for each row (see ``wins`` for ``side``), and each row's
+        total of opposing hands; releases the GIL.  Returns the first bad row or -1."""
+        cdef Py_ssize_t i, bad
+        cdef int c[7]
+        cdef int32_t* dist
+        cdef int64_t* scratch
+        with nogil:
+            bad = check_rows(hands)
+            if bad < 0:
+                dist = <int32_t*>calloc(self.n_triples, sizeof(int32_t))
+                scratch = <int64_t*>calloc(36 * CELLS, sizeof(int64_t))
+                if dist == NULL or scratch == NULL:
+                    free(dist)
+                    free(scratch)
+                    bad = -2
+            if bad == -1:
+                for i in range(hands.shape[0]):
+                    load7(&hands[i, 0], c)
+                    self.distribution(c, 7, dist)
+                    totals[i] = self.count_row(c, dist, &out[i, 0], scratch, side)
+                free(dist)
+                free(scratch)
+        if bad == -2:
+            raise MemoryError("asiapoker: no memory for the dealer distribution")
+        return bad

@@ -1,0 +1,13 @@
+"""Type stub of the compiled module (see the .pyx beside it)."""
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .dealer import DealerModel
+
+Cards = npt.NDArray[Any]
+
+
+def solve_groups_kernel(hands: Cards, model: DealerModel, out: npt.NDArray[np.int64]) -> int: ...

@@ -1,0 +1,285 @@
+# cython: language_level=3
+"""The grouped solver of the whole game: the player's counts for many hands at once, sharing
+the dealer's rank-only counts and each suit's flush corrections across the hands of one rank
+multiset (as ``player_classes`` orders them).  Its integers are ``DealerModel.solve_rows``'s,
+which stays the reference."""
+
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memset
+
+from asiapoker._core.cards cimport JOKER, NSPLITS, card_t, check_rows, load7
+from asiapoker._core.dealer cimport CELLS, NL, NM, DealerModel, add_flushes, prefix2d
+from asiapoker._core.strengths cimport Tables, seven_parts, tables
+
+cdef const Tables* T = tables()
+
+cdef enum:
+    GROWS = 1024     # rows of one rank multiset solved together (a longer run is split)
+    GMAXT = 512      # distinct player triples in such a run (at most 2 * 105 occur)
+    GMAXS = 128      # distinct suit sets (subsets of at most 7 ranks)
+    GHASH = 1024     # open-addressing table of triple keys
+    GWORK = (8 * (3 * CELLS + GMAXT + (GMAXS + 2) * GMAXT + GHASH)
+             + 2 * (GROWS * 105 + GROWS * 4 + 8192 + GHASH + GHASH))
+
+
+cdef void answer_on(Py_ssize_t n, const int32_t* th, const int16_t* cell, const int32_t* dist,
+                    int nt, const int64_t* qkey, int64_t* out, int64_t* cell_sum,
+                    int64_t* below_high, int64_t* all_high) noexcept nogil:
+    """out[j] = dealer hands of ``dist`` (over ``n`` triples given by their high strengths
+    ``th``, ascending, and (medium, low) cells) that the player triple ``qkey[j]`` beats on two
+    hands of three; ``qkey`` is sorted, each key is high << 12 | medium index << 4 | low
+    index (the indices of the first medium / low strength not below the player's)."""
+    cdef Py_ssize_t p = 0, last = -1
+    cdef int j = 0, mi, li
+    cdef int64_t h
+    memset(cell_sum, 0, CELLS * sizeof(int64_t))
+    while j < nt:
+        h = qkey[j] >> 12
+        while p < n and th[p] < h:
+            cell_sum[cell[p]] += dist[p]
+            p += 1
+        if p != last:                  # below_high is still right when nothing was added
+            prefix2d(cell_sum, below_high)
+            last = p
+        while j < nt and (qkey[j] >> 12) == h:
+            mi = (qkey[j] >> 4) & 127
+            li = qkey[j] & 15
+            out[j] = (below_high[mi * (NL + 1) + NL] + below_high[NM * (NL + 1) + li]
+                      - 2 * below_high[mi * (NL + 1) + li])
+            j += 1
+    while p < n:
+        cell_sum[cell[p]] += dist[p]
+        p += 1
+    prefix2d(cell_sum, all_high)
+    for j in range(nt):
+        mi = (qkey[j] >> 4) & 127
+        li = qkey[j] & 15
+        out[j] += all_high[mi * (NL + 1) + li]
+
+
+cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, int32_t* dist,
+                     int64_t* work) noexcept nogil:
+    """The player's counts (``wins`` side 0) for ``g`` seven-card rows with one rank
+    multiset, sharing the dealer's rank-only counts and each suit's flush corrections
+    across the rows.  Returns 0, or -1 when the rows need more distinct triples or suit
+    sets than the work space holds (the caller then solves them one by one)."""
+    cdef int64_t* cell_sum = work
+    cdef int64_t* below_high = cell_sum + CELLS
+    cdef int64_t* all_high = below_high + CELLS
+    cdef int64_t* qkey = all_high + CELLS                 # GMAXT sorted distinct triples
+    cdef int64_t* L = qkey + GMAXT                  # (1 + GMAXS + 1) x GMAXT answers
+    cdef int16_t* tix = <int16_t*>(L + (GMAXS + 2) * GMAXT)   # g x 105 triple index
+    cdef int16_t* six = tix + GROWS * NSPLITS       # g x 4 suit-set index
+    cdef int16_t* smap = six + GROWS * 4            # 8192: suit set -> index
+    cdef int64_t* hkey = <int64_t*>(smap + 8192)    # hash of triple keys
+    cdef int16_t* hval = <int16_t*>(hkey + GHASH)
+    cdef int16_t* rank_of_prov = hval + GHASH
+    cdef int sets[GMAXS]
+    cdef int avail[13]
+    cdef int avail_in[13]
+    cdef int64_t rank_ways[65]
+    cdef int64_t offsuit_ways[52]
+    cdef int32_t high35[35]
+    cdef int32_t medium21[21]
+    cdef int32_t low7[7]
+    cdef int i, k, r, s, s2, t, mi, li, nt = 0, ns = 0, dealer_joker = 1, f, smask, slot, amask
+    cdef int amask2
+    cdef int32_t m, l
+    cdef int64_t key, cnt, acc
+    cdef Py_ssize_t n, nsg = model.sg_f.shape[0]
+    cdef Py_ssize_t ndb = model.db_f1.shape[0]
+    cdef const int* c
+    cdef const uint8_t* o
+    cdef const uint16_t* sgf = &model.sg_f[0]
+    cdef const uint8_t* sgo = &model.sg_o[0, 0]
+    cdef const uint8_t* sgj = &model.sg_joker[0]
+    cdef const int32_t* sgt = &model.sg_tid[0, 0]
+    cdef int64_t* Lrow
+    cdef Py_ssize_t nu = model.du_h.shape[0], nrun = model.db_run.shape[0] - 1
+    cdef Py_ssize_t n0, nsrun = model.sg_run.shape[0] - 1
+    cdef const int32_t* srun = &model.sg_run[0]
+    cdef const int32_t* th = &model.tr_h[0]
+    cdef const int16_t* cell = &model.tr_cell[0]
+    cdef const int32_t* run = &model.db_run[0]
+    cdef const uint16_t* dbf1 = &model.db_f1[0] if ndb else NULL
+    cdef const uint16_t* dbf2 = &model.db_f2[0] if ndb else NULL
+    cdef const int32_t* dpos = &model.db_pos[0, 0] if ndb else NULL
+    # the rows: their distinct (high, medium, low) triples and suit sets
+    memset(hval, 0xFF, GHASH * sizeof(int16_t))      # -1: empty
+    memset(smap, 0xFF, 8192 * sizeof(int16_t))
+    for i in range(g):
+        c = rows + 7 * i
+        seven_parts(c, model.a234_low, high35, medium21, low7)
+        for k in range(NSPLITS):
+            m = medium21[T.split_medium[k]]
+            l = low7[T.split_low[k]]
+            if not (high35[T.split_high[k]] > m and m > l):
+                tix[i * NSPLITS + k] = -1
+                continue
+            mi = 0
+            while mi < NM and model.mvals[mi] < m:
+                mi += 1
+            li = 0
+            while li < NL and model.lvals[li] < l:
+                li += 1
+            key = (<int64_t>high35[T.split_high[k]] << 12) | (mi << 4) | li
+            slot = <int>((<uint64_t>key * 0x9E3779B97F4A7C15ULL) >> 54)   # GHASH = 1024
+            while hval[slot] >= 0 and hkey[slot] != key:
+                slot = (slot + 1) & (GHASH - 1)
+            if hval[slot] < 0:
+                if nt == GMAXT:
+                    return -1
+                hkey[slot] = key
+                hval[slot] = nt
+                qkey[nt] = key
+                nt += 1
+            tix[i * NSPLITS + k] = hval[slot]
+        for s in range(4):
+            smask = 0
+            for k in range(7):
+                if c[k] != JOKER and (c[k] & 3) == s:
+                    smask |= 1 << (c[k] >> 2)
+            if smap[smask] < 0:
+                if ns == GMAXS:
+                    return -1
+                smap[smask] = ns
+                sets[ns] = smask
+                ns += 1
+            six[i * 4 + s] = smap[smask]
+    # sort the distinct triples (insertion sort: at most GMAXT) and renumber the rows'
+    for t in range(nt):
+        rank_of_prov[t] = t
+    for t in range(1, nt):
+        key = qkey[t]
+        k = rank_of_prov[t]
+        i = t - 1
+        while i >= 0 and qkey[i] > key:
+            qkey[i + 1] = qkey[i]
+            rank_of_prov[i + 1] = rank_of_prov[i]
+            i -= 1
+        qkey[i + 1] = key
+        rank_of_prov[i + 1] = k
+    for t in range(nt):                       # rank_of_prov: sorted -> provisional; invert
+        hval[rank_of_prov[t]] = t
+    for i in range(g * NSPLITS):
+        if tix[i] >= 0:
+            tix[i] = hval[tix[i]]
+    # the rank multiset's counts, shared by every row
+    c = rows
+    for r in range(13):
+        avail[r] = 4
+    for k in range(7):
+        if c[k] == JOKER:
+            dealer_joker = 0
+        else:
+            avail[c[k] >> 2] -= 1
+    for r in range(13):
+        for k in range(5):
+            rank_ways[r * 5 + k] = T.binom[avail[r]][k]
+    rank_ways[0] = 1
+    memset(dist, 0, model.n_triples * sizeof(int32_t))
+    model.rank_part(rank_ways, dealer_joker, dist)
+    answer_on(model.n_triples, th, cell, dist, nt, qkey, L, cell_sum, below_high, all_high)
+    # one suit's flush corrections for each distinct suit set
+    for s in range(ns):
+        amask = 0x1FFF & ~sets[s]
+        for r in range(13):
+            avail_in[r] = (amask >> r) & 1
+            for k in range(4):
+                offsuit_ways[r * 4 + k] = T.binom[avail[r] - avail_in[r]][k]
+        offsuit_ways[0] = 1
+        memset(dist, 0, model.n_triples * sizeof(int32_t))
+        for r in range(nsrun):             # runs of entries with one F: tested once
+            n0 = srun[r]
+            if (sgj[n0] and not dealer_joker) or (sgf[n0] & ~amask):
+                continue
+            add_flushes(sgo, sgt, n0, srun[r + 1], offsuit_ways, dist)
+        answer_on(model.n_triples, th, cell, dist, nt, qkey, L + (1 + s) * GMAXT, cell_sum,
+                  below_high, all_high)
+    # each row: the sum of its parts, and its own two-suit corrections (joker with the dealer)
+    Lrow = L + (GMAXS + 1) * GMAXT
+    for i in range(g):
+        for t in range(nt):
+            Lrow[t] = 0
+        if dealer_joker and ndb:
+            memset(dist, 0, nu * sizeof(int32_t))
+            for s in range(4):
+                smask = sets[six[i * 4 + s]]
+                for s2 in range(s + 1, 4):
+                    amask2 = sets[six[i * 4 + s2]]
+                    for r in range(nrun):          # runs of entries with one F1
+                        n = run[r]
+                        if dbf1[n] & smask:
+                            continue
+                        for n in range(run[r], run[r + 1]):
+                            if dbf2[n] & amask2:
+                                continue
+                            dist[dpos[4 * n]] += 1
+                            dist[dpos[4 * n + 1]] -= 1
+                            dist[dpos[4 * n + 2]] -= 1
+                            dist[dpos[4 * n + 3]] += 1
+            answer_on(nu, &model.du_h[0], &model.du_cell[0], dist, nt, qkey, Lrow, cell_sum,
+                      below_high, all_high)
+        for k in range(NSPLITS):
+            t = tix[i * NSPLITS + k]
+            if t < 0:
+                out[i * NSPLITS + k] = 0
+                continue
+            acc = L[t] + Lrow[t]
+            for s in range(4):
+                acc += L[(1 + six[i * 4 + s]) * GMAXT + t]
+            out[i * NSPLITS + k] = acc
+    return 0
+
+def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:, ::1] out):
+    """The same counts as ``model.solve_rows`` (side 0), faster when consecutive rows share their
+    rank multiset (as ``player_classes`` orders them): the dealer's rank-only counts and
+    each suit's flush corrections are computed once for such a run of rows.  Releases the
+    GIL.  Returns the first bad row or -1."""
+    cdef Py_ssize_t i, j, a, bad, nrows = hands.shape[0]
+    cdef int k, g
+    cdef int* rows
+    cdef int32_t* dist
+    cdef int64_t* work
+    cdef int64_t* scratch
+    cdef int64_t sig, sig0
+    with nogil:
+        bad = check_rows(hands)
+        if bad < 0:
+            rows = <int*>malloc(GROWS * 7 * sizeof(int))
+            dist = <int32_t*>calloc(model.n_triples, sizeof(int32_t))
+            work = <int64_t*>malloc(GWORK)
+            scratch = <int64_t*>calloc(36 * CELLS, sizeof(int64_t))
+            if rows == NULL or dist == NULL or work == NULL or scratch == NULL:
+                bad = -2
+            else:
+                a = 0
+                while a < nrows:
+                    g = 0
+                    sig0 = 0
+                    while a + g < nrows and g < GROWS:
+                        sig = 0
+                        for k in range(7):
+                            if hands[a + g, k] == JOKER:
+                                sig += (<int64_t>1) << 60
+                            else:
+                                sig += (<int64_t>1) << (4 * (hands[a + g, k] >> 2))
+                        if g == 0:
+                            sig0 = sig
+                        elif sig != sig0:
+                            break
+                        load7(&hands[a + g, 0], rows + 7 * g)
+                        g += 1
+                    if solve_group(model, rows, g, &out[a, 0], dist, work) < 0:
+                        for j in range(g):
+                            model.distribution(rows + 7 * j, 7, dist)
+                            model.wins(rows + 7 * j, dist, &out[a + j, 0], scratch, 0)
+                    a += g
+            free(rows)
+            free(dist)
+            free(work)
+            free(scratch)
+    if bad == -2:
+        raise MemoryError("asiapoker: no memory for the dealer distribution")
+    return bad
