@@ -62,12 +62,9 @@ cdef class DealerModel:
     # dist[t] = dealer hands from the cards not in ``removed`` whose triple is t
     cdef void distribution(self, const int* removed, int n_removed, int32_t* dist) noexcept nogil
     # the 105 counts of ``player``'s splits against ``dist`` (side 0 the player's wins, side 1
-    # the dealer's hands that do not lose)
-    cdef void wins(self, const int* player, const int32_t* dist, int64_t* out,
-                   int64_t* scratch, int side) noexcept nogil
-    # ``wins`` and the number of hands in ``dist``
-    cdef int64_t count_row(self, const int* hand, const int32_t* dist, int64_t* out,
-                           int64_t* scratch, int side) noexcept nogil
+    # the dealer's hands that do not lose); returns the number of hands in ``dist``
+    cdef int64_t wins(self, const int* player, const int32_t* dist, int64_t* out,
+                      int64_t* scratch, int side) noexcept nogil
 
 
 # the cards the dealer's hands are made of, from the cards not in ``removed`` (see dealer.pyx)
@@ -83,12 +80,11 @@ cdef inline void add_flushes(const uint8_t* sgo, const int32_t* sgt, Py_ssize_t 
     cdef Py_ssize_t n
     cdef const uint8_t* o
     cdef int64_t cnt
-    for n in range(n0, n1):
+    for n in range(n0, n1):            # no test for cnt == 0: adding 0 costs less than it
         o = sgo + 3 * n
         cnt = ways[o[0]] * ways[o[1]] * ways[o[2]]
-        if cnt:
-            dist[sgt[2 * n]] += <int32_t>cnt
-            dist[sgt[2 * n + 1]] -= <int32_t>cnt
+        dist[sgt[2 * n]] += <int32_t>cnt
+        dist[sgt[2 * n + 1]] -= <int32_t>cnt
 
 
 cdef inline void prefix2d(const int64_t* a, int64_t* p) noexcept nogil:

@@ -148,12 +148,13 @@ cdef class DealerModel:
                         dist[self.db_tid[n, 2]] -= 1
                         dist[self.db_tid[n, 3]] += 1
 
-    cdef void wins(self, const int* player, const int32_t* dist, int64_t* out,
-                   int64_t* scratch, int side) noexcept nogil:
+    cdef int64_t wins(self, const int* player, const int32_t* dist, int64_t* out,
+                      int64_t* scratch, int side) noexcept nogil:
         """side 0: out[k] = opposing hands that split k of ``player`` beats strictly on two
-        hands of three (the player's count).  side 1: opposing hands that beat split k on at
-        most one hand, copies going to split k (the dealer's count: the hands it does not
-        lose to).  0 for a foul.  ``scratch`` holds 36 * CELLS int64."""
+        hands of three (the player's count).  side 1 (or any other non-zero): opposing hands
+        that beat split k on at most one hand, copies going to split k (the dealer's count:
+        the hands it does not lose to).  0 for a foul.  ``scratch`` holds 36 * CELLS int64.
+        Returns the number of opposing hands in ``dist`` (the sweep's sum of all of them)."""
         cdef int32_t high35[35]
         cdef int32_t medium21[21]
         cdef int32_t low7[7]
@@ -166,6 +167,7 @@ cdef class DealerModel:
         cdef Py_ssize_t p = 0, n = self.n_triples
         cdef const int32_t* th = &self.tr_h[0]
         cdef const int16_t* cell = &self.tr_cell[0]
+        side = side != 0
         seven_parts(player, self.a234_low, high35, medium21, low7)
         # "opponent <= x" is "opponent < x + 1" on the integer scale: side 1 shifts every
         # comparison by one and leaves the legality test on the true strengths
@@ -210,17 +212,7 @@ cdef class DealerModel:
                 # prefix[x][y] = dealer hands with medium index < x and low index < y
                 out[k] = (below_high[mi * (NL + 1) + NL] + below_high[NM * (NL + 1) + li]
                           + all_high[mi * (NL + 1) + li] - 2 * below_high[mi * (NL + 1) + li])
-
-    cdef int64_t count_row(self, const int* hand, const int32_t* dist, int64_t* out,
-                           int64_t* scratch, int side) noexcept nogil:
-        """One row of ``solve_rows`` / ``solve_known`` from its distribution: the counts of
-        all 105 splits of ``hand`` (``wins``) into ``out``; returns the number of hands."""
-        cdef Py_ssize_t t
-        cdef int64_t total = 0
-        for t in range(self.n_triples):
-            total += dist[t]
-        self.wins(hand, dist, out, scratch, side != 0)
-        return total
+        return all_high[NM * (NL + 1) + NL]          # every cell: every hand of ``dist``
 
     def solve_rows(self, const card_t[:, ::1] hands, int64_t[:, ::1] out, int64_t[::1] totals,
                    int side=0):
@@ -243,7 +235,7 @@ cdef class DealerModel:
                 for i in range(hands.shape[0]):
                     load7(&hands[i, 0], c)
                     self.distribution(c, 7, dist)
-                    totals[i] = self.count_row(c, dist, &out[i, 0], scratch, side)
+                    totals[i] = self.wins(c, dist, &out[i, 0], scratch, side)
                 free(dist)
                 free(scratch)
         if bad == -2:

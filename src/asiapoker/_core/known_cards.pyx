@@ -234,7 +234,7 @@ def solve_known_kernel(const card_t[:, ::1] hands, DealerModel model, const int8
                             known[n_shown] = shown[i, j]
                             n_shown += 1
                     known_distribution(model, removed, n_removed, known, n_shown, dist, acc)
-                    totals[i] = model.count_row(removed, dist, &out[i, 0], scratch, side)
+                    totals[i] = model.wins(removed, dist, &out[i, 0], scratch, side)
             free(dist)
             free(acc)
             free(scratch)
