@@ -67,8 +67,8 @@ def _spoil(path, how):
         path.write_bytes(bytes(data))
     else:                          # crafted: passes the checksum, an index out of range
         meta, arrays = _files.read(path, MODEL_CACHE)
-        arrays["sg_tid"] = arrays["sg_tid"].copy()
-        arrays["sg_tid"][0, 0] = 10**8
+        arrays["flush_triples"] = arrays["flush_triples"].copy()
+        arrays["flush_triples"][0, 0] = 10**8
         _files.write(path, MODEL_CACHE, meta["identity"], arrays)
 
 

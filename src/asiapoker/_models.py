@@ -64,22 +64,22 @@ def dealer_model_arrays(triples: Triples, a234_low: int) -> dict[str, npt.NDArra
     describes them): the one place that lays out the tables the core reads."""
     reps = []     # every triple we will refer to, in blocks
     # rank classes: no suit can make a flush (4+ suited, or 3+ with the joker)
-    rk_rows, rk_joker = [], []
+    rk_rows, rank_joker = [], []
     for joker in (False, True):
         ms = multisets(6 if joker else 7, 4)
         rk_rows.append(ms)
-        rk_joker.append(np.full(len(ms), joker))
+        rank_joker.append(np.full(len(ms), joker))
         reps.append(triples(rank_rep(ms, joker)))
-    rk_pairs = np.concatenate([_packed_counts(ms, 7, 5) for ms in rk_rows])
+    rank_pairs = np.concatenate([_packed_counts(ms, 7, 5) for ms in rk_rows])
     # single flush suits: suit 0 holds exactly F, the rest O lie in suits 1-3
-    sg_f, sg_o, sg_joker = [], [], []
+    flush_ranks, flush_others, flush_joker = [], [], []
     for joker in (False, True):
         for f, o in flush_classes(joker, 3 if joker else 4):
             reps.append(triples(flush_rep(f, o, joker)))
             reps.append(triples(rank_rep(np.hstack([f, o]), joker)))
-            sg_f.append(_mask(f))
-            sg_o.append(_packed_counts(o, 3, 4))
-            sg_joker.append(np.full(len(f), joker))
+            flush_ranks.append(_mask(f))
+            flush_others.append(_packed_counts(o, 3, 4))
+            flush_joker.append(np.full(len(f), joker))
     # two flush suits (3 + 3 + joker): suit 0 holds F1, suit 1 holds F2
     f3 = subsets(3)
     i1, i2 = np.divmod(np.arange(len(f3) ** 2), len(f3))
@@ -95,7 +95,7 @@ def dealer_model_arrays(triples: Triples, a234_low: int) -> dict[str, npt.NDArra
     tid = tid.astype(np.int32)
     sizes = [len(b) for b in reps]
     blocks = np.split(tid, np.cumsum(sizes)[:-1])
-    rk_tid = np.concatenate(blocks[0:2])
+    rank_triple = np.concatenate(blocks[0:2])
     sg_blocks = blocks[2:-4]
     sg_true = np.concatenate(sg_blocks[0::2])
     sg_rank = np.concatenate(sg_blocks[1::2])
@@ -103,18 +103,18 @@ def dealer_model_arrays(triples: Triples, a234_low: int) -> dict[str, npt.NDArra
     db = np.stack(blocks[-4:], axis=1)
     db_keep = ~(((db[:, 0] == db[:, 1]) & (db[:, 2] == db[:, 3]))
                 | ((db[:, 0] == db[:, 2]) & (db[:, 1] == db[:, 3])))
-    mvals = np.unique(_core.table_view(2, a234_low))
-    lvals = np.unique(_core.table_view(1, a234_low))
+    medium_values = np.unique(_core.table_view(2, a234_low))
+    low_values = np.unique(_core.table_view(1, a234_low))
     th, tm, tl = uniq >> 40, (uniq >> 20) & 0xFFFFF, uniq & 0xFFFFF
     return dict(zip(_core.MODEL_ARRAYS, (
-        th.astype(np.int32), np.searchsorted(mvals, tm).astype(np.int16),
-        np.searchsorted(lvals, tl).astype(np.int8),
-        np.ascontiguousarray(rk_pairs), np.concatenate(rk_joker).astype(np.uint8), rk_tid,
-        np.concatenate(sg_f)[keep], np.ascontiguousarray(np.concatenate(sg_o)[keep]),
-        np.concatenate(sg_joker).astype(np.uint8)[keep],
+        th.astype(np.int32), np.searchsorted(medium_values, tm).astype(np.int16),
+        np.searchsorted(low_values, tl).astype(np.int8),
+        np.ascontiguousarray(rank_pairs), np.concatenate(rank_joker).astype(np.uint8), rank_triple,
+        np.concatenate(flush_ranks)[keep], np.ascontiguousarray(np.concatenate(flush_others)[keep]),
+        np.concatenate(flush_joker).astype(np.uint8)[keep],
         np.ascontiguousarray(np.stack([sg_true, sg_rank], 1)[keep]),
         _mask(f1)[db_keep], _mask(f2)[db_keep], np.ascontiguousarray(db[db_keep]),
-        mvals.astype(np.int32), lvals.astype(np.int32)), strict=True))
+        medium_values.astype(np.int32), low_values.astype(np.int32)), strict=True))
 
 
 def build_dealer_model(triples: Triples, a234_low: int) -> _core.DealerModel:
@@ -124,25 +124,28 @@ def build_dealer_model(triples: Triples, a234_low: int) -> _core.DealerModel:
 
 def _check(arrays: dict[str, npt.NDArray[Any]]) -> None:
     """Raise FileError unless the arrays have the model's names, types and index ranges."""
-    dtypes = {"tr_h": np.int32, "tr_md": np.int16, "tr_ld": np.int8, "rk_pairs": np.uint8,
-              "rk_joker": np.uint8, "rk_tid": np.int32, "sg_f": np.uint16, "sg_o": np.uint8,
-              "sg_joker": np.uint8, "sg_tid": np.int32, "db_f1": np.uint16, "db_f2": np.uint16,
-              "db_tid": np.int32, "mvals": np.int32, "lvals": np.int32}
+    dtypes = {"triple_high": np.int32, "triple_medium": np.int16, "triple_low": np.int8,
+              "rank_pairs": np.uint8, "rank_joker": np.uint8, "rank_triple": np.int32,
+              "flush_ranks": np.uint16, "flush_others": np.uint8, "flush_joker": np.uint8,
+              "flush_triples": np.int32, "double_ranks1": np.uint16, "double_ranks2": np.uint16,
+              "double_triples": np.int32, "medium_values": np.int32, "low_values": np.int32}
     if set(arrays) != set(_core.MODEL_ARRAYS) or any(
             arrays[k].dtype != np.dtype(t) for k, t in dtypes.items()):
         raise FileError("not the arrays of a dealer model")
-    n = len(arrays["tr_h"])
-    shapes = {"rk_pairs": 7, "sg_o": 3, "sg_tid": 2, "db_tid": 4}
-    ranges = [("tr_md", 0, 91), ("tr_ld", 0, 13), ("rk_pairs", 0, 65), ("rk_tid", 0, n),
-              ("sg_o", 0, 52), ("sg_tid", 0, n), ("db_tid", 0, n), ("sg_f", 0, 1 << 13),
-              ("db_f1", 0, 1 << 13), ("db_f2", 0, 1 << 13)]
+    n = len(arrays["triple_high"])
+    shapes = {"rank_pairs": 7, "flush_others": 3, "flush_triples": 2, "double_triples": 4}
+    ranges = [("triple_medium", 0, 91), ("triple_low", 0, 13), ("rank_pairs", 0, 65),
+              ("rank_triple", 0, n), ("flush_others", 0, 52), ("flush_triples", 0, n),
+              ("double_triples", 0, n), ("flush_ranks", 0, 1 << 13), ("double_ranks1", 0, 1 << 13),
+              ("double_ranks2", 0, 1 << 13)]
     ok = (all(arrays[k].ndim == 2 and arrays[k].shape[1] == w for k, w in shapes.items())
-          and len(arrays["tr_md"]) == len(arrays["tr_ld"]) == n
-          and len(arrays["rk_pairs"]) == len(arrays["rk_joker"]) == len(arrays["rk_tid"])
-          and len(arrays["sg_f"]) == len(arrays["sg_o"]) == len(arrays["sg_joker"])
-          == len(arrays["sg_tid"])
-          and len(arrays["db_f1"]) == len(arrays["db_f2"]) == len(arrays["db_tid"])
-          and len(arrays["mvals"]) == 91 and len(arrays["lvals"]) == 13
+          and len(arrays["triple_medium"]) == len(arrays["triple_low"]) == n
+          and len(arrays["rank_pairs"]) == len(arrays["rank_joker"]) == len(arrays["rank_triple"])
+          and len(arrays["flush_ranks"]) == len(arrays["flush_others"])
+          == len(arrays["flush_joker"]) == len(arrays["flush_triples"])
+          and len(arrays["double_ranks1"]) == len(arrays["double_ranks2"])
+          == len(arrays["double_triples"])
+          and len(arrays["medium_values"]) == 91 and len(arrays["low_values"]) == 13
           and all(arrays[k].size == 0 or (int(arrays[k].min()) >= lo
                                           and int(arrays[k].max()) < hi)
                   for k, lo, hi in ranges))

@@ -19,42 +19,36 @@ cdef enum:
 
 
 cdef class DealerModel:
-    cdef readonly int a234_low
-    cdef readonly Py_ssize_t n_triples
-    # the distinct dealer triples, sorted: high strength and (medium, low) cell, as
-    # (medium index + 1) * (NL + 1) + low index + 1
-    cdef int32_t[::1] tr_h
-    cdef int16_t[::1] tr_cell
-    # rank classes (no flush possible): up to 7 (rank, count) bytes as rank * 5 + count
-    # (0 = none), whether the class holds the joker, and its triple
-    cdef uint8_t[:, ::1] rk_pairs
-    cdef uint8_t[::1] rk_joker
-    cdef int32_t[::1] rk_tid
-    # single-flush corrections (F-major): the flush suit's ranks F as a mask, the ranks any
-    # entry names (F and O, for ``holding``), where each run of entries with one F (and joker
-    # flag) starts, up to 3 off-suit (rank, count) bytes as rank * 4 + count, the joker flag,
-    # and the triple to add (true) and the one to take away (rank-only)
-    cdef uint16_t[::1] sg_f
-    cdef uint16_t[::1] sg_ranks
-    cdef int32_t[::1] sg_run
-    cdef uint8_t[:, ::1] sg_o
-    cdef uint8_t[::1] sg_joker
-    cdef int32_t[:, ::1] sg_tid
-    # two-flush corrections (3 + 3 + joker): the two suits' rank masks and four triples
-    # (+true, -single1, -single2, +rank-only)
-    cdef uint16_t[::1] db_f1
-    cdef uint16_t[::1] db_f2
-    cdef int32_t[:, ::1] db_tid
-    # the distinct medium and low strengths, ascending
-    cdef int32_t[::1] mvals
-    cdef int32_t[::1] lvals
-    # the two-flush corrections over the triples they touch only (for solve_groups): those
-    # triples' high strengths and cells, each entry's four positions among them, and where
-    # each run of entries with one F1 starts (entries come F1-major)
-    cdef int32_t[::1] du_h
-    cdef int16_t[::1] du_cell
-    cdef int32_t[:, ::1] db_pos
-    cdef int32_t[::1] db_run
+    cdef readonly int a234_low                 # 1: A-2-3-4 is the lowest straight
+    cdef readonly Py_ssize_t n_triples         # distinct dealer (high, medium, low) settings
+    # The triples, sorted by high strength (index t is "triple t" below).
+    cdef int32_t[::1] triple_high              # [t] its high hand's strength
+    cdef int16_t[::1] triple_cell              # [t] (medium index + 1) * (NL + 1) + low index + 1
+    cdef int32_t[::1] medium_values            # the NM distinct medium strengths, ascending
+    cdef int32_t[::1] low_values               # the NL distinct low strengths, ascending
+    # Rank classes: dealer hands no suit can make a flush of, counted by ranks alone.
+    cdef uint8_t[:, ::1] rank_pairs            # [n] up to 7 (rank, count): rank * 5 + count, 0 none
+    cdef uint8_t[::1] rank_joker               # [n] 1 if the class holds the joker
+    cdef int32_t[::1] rank_triple              # [n] the class's triple
+    # Single-flush corrections, F-major: suit s holds exactly the ranks F, the other cards O
+    # lie in the other suits; each entry moves its count from the rank-only triple to the
+    # true one.
+    cdef uint16_t[::1] flush_ranks             # [n] F, a 13-bit rank mask
+    cdef uint16_t[::1] flush_named_ranks       # [n] every rank the entry names (F and O)
+    cdef int32_t[::1] flush_runs               # starts of the runs of entries with one F and
+                                               # joker flag, then the number of entries
+    cdef uint8_t[:, ::1] flush_others          # [n] up to 3 (rank, count) of O as rank * 4 + count
+    cdef uint8_t[::1] flush_joker              # [n] 1 if the entry holds the joker
+    cdef int32_t[:, ::1] flush_triples         # [n] (true triple: +count, rank-only triple: -count)
+    # Two-flush corrections (3 + 3 + the joker), F1-major.
+    cdef uint16_t[::1] double_ranks1           # [n] the first suit's ranks
+    cdef uint16_t[::1] double_ranks2           # [n] the second suit's ranks
+    cdef int32_t[:, ::1] double_triples        # [n] (+true, -single1, -single2, +rank-only)
+    # The same over the triples they touch only (solve_groups_kernel).
+    cdef int32_t[::1] double_high              # [u] those triples' high strengths, ascending
+    cdef int16_t[::1] double_cell              # [u] their cells
+    cdef int32_t[:, ::1] double_positions      # [n] each entry's four triples among them
+    cdef int32_t[::1] double_runs              # starts of the runs with one F1, then the count
 
     # add the dealer hands counted by rank alone
     cdef void rank_part(self, const int64_t* rank_ways, int dealer_joker,
@@ -83,6 +77,53 @@ cdef inline void add_flushes(const uint8_t* sgo, const int32_t* sgt, Py_ssize_t 
     for n in range(n0, n1):            # no test for cnt == 0: adding 0 costs less than it
         o = sgo + 3 * n
         cnt = ways[o[0]] * ways[o[1]] * ways[o[2]]
+        dist[sgt[2 * n]] += <int32_t>cnt
+        dist[sgt[2 * n + 1]] -= <int32_t>cnt
+
+
+# the same for the suits (two, three or all four) whose available ranks hold the flush set,
+# each entry read once: its count is the sum of the suits' products (one function a number of
+# suits, so that no loop over the suits runs inside the loop over the entries)
+cdef inline void add_flushes2(const uint8_t* sgo, const int32_t* sgt, Py_ssize_t n0,
+                              Py_ssize_t n1, const int64_t* w0, const int64_t* w1,
+                              int32_t* dist) noexcept nogil:
+    cdef Py_ssize_t n
+    cdef const uint8_t* o
+    cdef int64_t cnt
+    for n in range(n0, n1):
+        o = sgo + 3 * n
+        cnt = w0[o[0]] * w0[o[1]] * w0[o[2]] + w1[o[0]] * w1[o[1]] * w1[o[2]]
+        dist[sgt[2 * n]] += <int32_t>cnt
+        dist[sgt[2 * n + 1]] -= <int32_t>cnt
+
+
+cdef inline void add_flushes3(const uint8_t* sgo, const int32_t* sgt, Py_ssize_t n0,
+                              Py_ssize_t n1, const int64_t* w0, const int64_t* w1,
+                              const int64_t* w2, int32_t* dist) noexcept nogil:
+    cdef Py_ssize_t n
+    cdef const uint8_t* o
+    cdef int64_t cnt
+    for n in range(n0, n1):
+        o = sgo + 3 * n
+        cnt = (w0[o[0]] * w0[o[1]] * w0[o[2]] + w1[o[0]] * w1[o[1]] * w1[o[2]]
+               + w2[o[0]] * w2[o[1]] * w2[o[2]])
+        dist[sgt[2 * n]] += <int32_t>cnt
+        dist[sgt[2 * n + 1]] -= <int32_t>cnt
+
+
+cdef inline void add_flushes4(const uint8_t* sgo, const int32_t* sgt, Py_ssize_t n0,
+                              Py_ssize_t n1, const int64_t** w, int32_t* dist) noexcept nogil:
+    cdef Py_ssize_t n
+    cdef const uint8_t* o
+    cdef int64_t cnt
+    cdef const int64_t* w0 = w[0]
+    cdef const int64_t* w1 = w[1]
+    cdef const int64_t* w2 = w[2]
+    cdef const int64_t* w3 = w[3]
+    for n in range(n0, n1):
+        o = sgo + 3 * n
+        cnt = (w0[o[0]] * w0[o[1]] * w0[o[2]] + w1[o[0]] * w1[o[1]] * w1[o[2]]
+               + w2[o[0]] * w2[o[1]] * w2[o[2]] + w3[o[0]] * w3[o[1]] * w3[o[2]])
         dist[sgt[2 * n]] += <int32_t>cnt
         dist[sgt[2 * n + 1]] -= <int32_t>cnt
 

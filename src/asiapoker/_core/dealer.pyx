@@ -14,8 +14,9 @@ from asiapoker._core.strengths cimport Tables, seven_parts, tables
 cdef const Tables* T = tables()
 
 #: The arrays DealerModel is made of, in the order its constructor takes them.
-MODEL_ARRAYS = ("tr_h", "tr_md", "tr_ld", "rk_pairs", "rk_joker", "rk_tid", "sg_f", "sg_o",
-                "sg_joker", "sg_tid", "db_f1", "db_f2", "db_tid", "mvals", "lvals")
+MODEL_ARRAYS = ("triple_high", "triple_medium", "triple_low", "rank_pairs", "rank_joker",
+                "rank_triple", "flush_ranks", "flush_others", "flush_joker", "flush_triples",
+                "double_ranks1", "double_ranks2", "double_triples", "medium_values", "low_values")
 
 
 cdef int cards_left(const int* removed, int n_removed, int* avail, int* availmask,
@@ -52,53 +53,56 @@ cdef class DealerModel:
     """Class tables of one house way and rule set (built by
     :func:`asiapoker._models.build_dealer_model`)."""
 
-    def __init__(self, int a234_low, tr_h, tr_md, tr_ld, rk_pairs, rk_joker, rk_tid,
-                 sg_f, sg_o, sg_joker, sg_tid, db_f1, db_f2, db_tid, mvals, lvals):
+    def __init__(self, int a234_low, triple_high, triple_medium, triple_low, rank_pairs,
+                 rank_joker, rank_triple, flush_ranks, flush_others, flush_joker, flush_triples,
+                 double_ranks1, double_ranks2, double_triples, medium_values, low_values):
         self.a234_low = a234_low
-        self.n_triples = len(tr_h)
-        self.tr_h = tr_h
-        self.tr_cell = ((np.asarray(tr_md, dtype=np.int16) + 1) * (NL + 1)
-                        + np.asarray(tr_ld, dtype=np.int16) + 1).astype(np.int16)
-        self.rk_pairs = rk_pairs
-        self.rk_joker = rk_joker
-        self.rk_tid = rk_tid
-        self.sg_f = sg_f
-        o = np.asarray(sg_o, dtype=np.uint16).reshape(-1, 3)
-        self.sg_ranks = (np.asarray(sg_f, dtype=np.uint16) | np.bitwise_or.reduce(
+        self.n_triples = len(triple_high)
+        self.triple_high = triple_high
+        self.triple_cell = ((np.asarray(triple_medium, dtype=np.int16) + 1) * (NL + 1)
+                        + np.asarray(triple_low, dtype=np.int16) + 1).astype(np.int16)
+        self.rank_pairs = rank_pairs
+        self.rank_joker = rank_joker
+        self.rank_triple = rank_triple
+        self.flush_ranks = flush_ranks
+        o = np.asarray(flush_others, dtype=np.uint16).reshape(-1, 3)
+        self.flush_named_ranks = (np.asarray(flush_ranks, dtype=np.uint16) | np.bitwise_or.reduce(
             np.where(o != 0, np.left_shift(1, o >> 2), 0), axis=1)).astype(np.uint16)
-        fj = np.asarray(sg_f, dtype=np.int64) * 2 + np.asarray(sg_joker, dtype=np.int64)
+        fj = np.asarray(flush_ranks, dtype=np.int64) * 2 + np.asarray(flush_joker, dtype=np.int64)
         starts = np.flatnonzero(np.r_[True, fj[1:] != fj[:len(fj) - 1]]) if len(fj) else []
-        self.sg_run = np.r_[starts, len(fj)].astype(np.int32)
-        self.sg_o = sg_o
-        self.sg_joker = sg_joker
-        self.sg_tid = sg_tid
-        self.db_f1 = db_f1
-        self.db_f2 = db_f2
-        self.db_tid = db_tid
-        self.mvals = mvals
-        self.lvals = lvals
-        tids = np.asarray(db_tid, dtype=np.int32).reshape(-1, 4)
+        self.flush_runs = np.r_[starts, len(fj)].astype(np.int32)
+        self.flush_others = flush_others
+        self.flush_joker = flush_joker
+        self.flush_triples = flush_triples
+        self.double_ranks1 = double_ranks1
+        self.double_ranks2 = double_ranks2
+        self.double_triples = double_triples
+        self.medium_values = medium_values
+        self.low_values = low_values
+        tids = np.asarray(double_triples, dtype=np.int32).reshape(-1, 4)
         used = np.unique(tids)
-        self.du_h = np.ascontiguousarray(np.asarray(tr_h, dtype=np.int32)[used])
-        self.du_cell = np.ascontiguousarray(np.asarray(self.tr_cell)[used])
-        self.db_pos = np.searchsorted(used, tids).astype(np.int32).reshape(-1, 4)
-        f1 = np.asarray(db_f1)
-        self.db_run = np.flatnonzero(np.r_[True, f1[1:] != f1[:len(f1) - 1], True]).astype(np.int32)
+        self.double_high = np.ascontiguousarray(np.asarray(triple_high, dtype=np.int32)[used])
+        self.double_cell = np.ascontiguousarray(np.asarray(self.triple_cell)[used])
+        self.double_positions = np.searchsorted(used, tids).astype(np.int32).reshape(-1, 4)
+        f1 = np.asarray(double_ranks1)
+        self.double_runs = np.flatnonzero(
+            np.r_[True, f1[1:] != f1[:len(f1) - 1], True]).astype(np.int32)
 
     @property
     def sizes(self):
         """(rank classes, single-flush corrections, double-flush corrections, triples)."""
-        return (self.rk_tid.shape[0], self.sg_f.shape[0], self.db_f1.shape[0], self.n_triples)
+        return (self.rank_triple.shape[0], self.flush_ranks.shape[0],
+                self.double_ranks1.shape[0], self.n_triples)
 
     cdef void rank_part(self, const int64_t* rank_ways, int dealer_joker,
                         int32_t* dist) noexcept nogil:
         """Add the dealer hands counted by rank alone: for each rank class, the product of
         rank_ways[r * 5 + k] = C(cards of rank r left, k) over its (rank, count) pairs
         (classes with the joker only when ``dealer_joker``: the player does not hold it)."""
-        cdef Py_ssize_t n, nr = self.rk_tid.shape[0]
-        cdef const uint8_t* rk = &self.rk_pairs[0, 0]
-        cdef const uint8_t* rkj = &self.rk_joker[0]
-        cdef const int32_t* rkt = &self.rk_tid[0]
+        cdef Py_ssize_t n, nr = self.rank_triple.shape[0]
+        cdef const uint8_t* rk = &self.rank_pairs[0, 0]
+        cdef const uint8_t* rkj = &self.rank_joker[0]
+        cdef const int32_t* rkt = &self.rank_triple[0]
         cdef const uint8_t* o
         for n in range(nr):
             if rkj[n] and not dealer_joker:
@@ -118,35 +122,59 @@ cdef class DealerModel:
         cdef int64_t rank_ways[65]
         cdef int64_t offsuit_ways[4 * 52]
         cdef int s, s2, dealer_joker
-        cdef Py_ssize_t n, n0, r, ns = self.sg_f.shape[0], nrun = self.sg_run.shape[0] - 1
-        cdef const int32_t* run = &self.sg_run[0]
+        cdef Py_ssize_t n, n0, r, nrun = self.flush_runs.shape[0] - 1
+        cdef const int32_t* run = &self.flush_runs[0]
         cdef int f
-        cdef const uint16_t* sgf = &self.sg_f[0]
-        cdef const uint8_t* sgo = &self.sg_o[0, 0]
-        cdef const uint8_t* sgj = &self.sg_joker[0]
-        cdef const int32_t* sgt = &self.sg_tid[0, 0]
+        cdef const uint16_t* sgf = &self.flush_ranks[0]
+        cdef const uint8_t* sgo = &self.flush_others[0, 0]
+        cdef const uint8_t* sgj = &self.flush_joker[0]
+        cdef const int32_t* sgt = &self.flush_triples[0, 0]
+        cdef const int64_t* ways[4]
+        cdef int k
+        cdef Py_ssize_t ndouble = self.double_ranks1.shape[0]
+        cdef Py_ssize_t ndrun = self.double_runs.shape[0] - 1
+        cdef const int32_t* drun = &self.double_runs[0]
+        cdef const uint16_t* dr1 = &self.double_ranks1[0] if ndouble else NULL
+        cdef const uint16_t* dr2 = &self.double_ranks2[0] if ndouble else NULL
+        cdef const int32_t* dtr = &self.double_triples[0, 0] if ndouble else NULL
         dealer_joker = cards_left(removed, n_removed, avail, availmask, rank_ways, offsuit_ways)
         memset(dist, 0, self.n_triples * sizeof(int32_t))
         self.rank_part(rank_ways, dealer_joker, dist)
-        for r in range(nrun):                  # runs of entries with one F: suits tested once
+        # runs of entries with one F: the suits whose available ranks hold F are found once a
+        # run, and each entry is read once for all of them (its triples are the same in every
+        # suit: only the off-suit ways differ)
+        for r in range(nrun):
             n0 = run[r]
             if sgj[n0] and not dealer_joker:
                 continue
             f = sgf[n0]
+            k = 0
             for s in range(4):
-                if f & ~availmask[s]:
-                    continue
-                add_flushes(sgo, sgt, n0, run[r + 1], offsuit_ways + 52 * s, dist)
-        if dealer_joker:
+                if not f & ~availmask[s]:
+                    ways[k] = offsuit_ways + 52 * s
+                    k += 1
+            if k == 1:
+                add_flushes(sgo, sgt, n0, run[r + 1], ways[0], dist)
+            elif k == 2:
+                add_flushes2(sgo, sgt, n0, run[r + 1], ways[0], ways[1], dist)
+            elif k == 3:
+                add_flushes3(sgo, sgt, n0, run[r + 1], ways[0], ways[1], ways[2], dist)
+            elif k == 4:
+                add_flushes4(sgo, sgt, n0, run[r + 1], ways, dist)
+        if dealer_joker and ndouble:
             for s in range(4):
                 for s2 in range(s + 1, 4):
-                    for n in range(self.db_f1.shape[0]):
-                        if (self.db_f1[n] & ~availmask[s]) or (self.db_f2[n] & ~availmask[s2]):
+                    for r in range(ndrun):             # runs of entries with one F1
+                        n0 = drun[r]
+                        if dr1[n0] & ~availmask[s]:
                             continue
-                        dist[self.db_tid[n, 0]] += 1
-                        dist[self.db_tid[n, 1]] -= 1
-                        dist[self.db_tid[n, 2]] -= 1
-                        dist[self.db_tid[n, 3]] += 1
+                        for n in range(n0, drun[r + 1]):
+                            if dr2[n] & ~availmask[s2]:
+                                continue
+                            dist[dtr[4 * n]] += 1
+                            dist[dtr[4 * n + 1]] -= 1
+                            dist[dtr[4 * n + 2]] -= 1
+                            dist[dtr[4 * n + 3]] += 1
 
     cdef int64_t wins(self, const int* player, const int32_t* dist, int64_t* out,
                       int64_t* scratch, int side) noexcept nogil:
@@ -165,8 +193,8 @@ cdef class DealerModel:
         cdef int i, j, q, t, k, mi, li, qi
         cdef int32_t h, m, l
         cdef Py_ssize_t p = 0, n = self.n_triples
-        cdef const int32_t* th = &self.tr_h[0]
-        cdef const int16_t* cell = &self.tr_cell[0]
+        cdef const int32_t* th = &self.triple_high[0]
+        cdef const int16_t* cell = &self.triple_cell[0]
         side = side != 0
         seven_parts(player, self.a234_low, high35, medium21, low7)
         # "opponent <= x" is "opponent < x + 1" on the integer scale: side 1 shifts every
@@ -204,10 +232,10 @@ cdef class DealerModel:
                     out[k] = 0
                     continue
                 mi = 0
-                while mi < NM and self.mvals[mi] < m + side:
+                while mi < NM and self.medium_values[mi] < m + side:
                     mi += 1
                 li = 0
-                while li < NL and self.lvals[li] < l + side:
+                while li < NL and self.low_values[li] < l + side:
                     li += 1
                 # prefix[x][y] = dealer hands with medium index < x and low index < y
                 out[k] = (below_high[mi * (NL + 1) + NL] + below_high[NM * (NL + 1) + li]

@@ -15,15 +15,16 @@ from asiapoker._core.strengths cimport Tables, seven_parts, tables
 cdef const Tables* T = tables()
 
 cdef enum:
-    GROWS = 1024     # rows of one rank multiset solved together (a longer run is split)
-    GMAXT = 512      # distinct player triples in such a run (at most 2 * 105 occur)
-    GMAXS = 128      # distinct suit sets (subsets of at most 7 ranks)
-    GHASH = 1024     # open-addressing table of triple keys
-    GWORK = (8 * (3 * CELLS + GMAXT + (GMAXS + 2) * GMAXT + GHASH)
-             + 2 * (GROWS * 105 + GROWS * 4 + 8192 + GHASH + GHASH))
+    GROUP_ROWS = 1024     # rows of one rank multiset solved together (a longer run is split)
+    GROUP_TRIPLES = 512      # distinct player triples in such a run (at most 2 * 105 occur)
+    GROUP_SUIT_SETS = 128      # distinct suit sets (subsets of at most 7 ranks)
+    GROUP_HASH = 1024     # open-addressing table of triple keys
+    GROUP_WORK_BYTES = (8 * (3 * CELLS + GROUP_TRIPLES + (GROUP_SUIT_SETS + 2) * GROUP_TRIPLES
+                             + GROUP_HASH)
+             + 2 * (GROUP_ROWS * 105 + GROUP_ROWS * 4 + 8192 + GROUP_HASH + GROUP_HASH))
 
 
-cdef void answer_on(Py_ssize_t n, const int32_t* th, const int16_t* cell, const int32_t* dist,
+cdef void count_beaten(Py_ssize_t n, const int32_t* th, const int16_t* cell, const int32_t* dist,
                     int nt, const int64_t* qkey, int64_t* out, int64_t* cell_sum,
                     int64_t* below_high, int64_t* all_high) noexcept nogil:
     """out[j] = dealer hands of ``dist`` (over ``n`` triples given by their high strengths
@@ -67,15 +68,15 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
     cdef int64_t* cell_sum = work
     cdef int64_t* below_high = cell_sum + CELLS
     cdef int64_t* all_high = below_high + CELLS
-    cdef int64_t* qkey = all_high + CELLS                 # GMAXT sorted distinct triples
-    cdef int64_t* L = qkey + GMAXT                  # (1 + GMAXS + 1) x GMAXT answers
-    cdef int16_t* tix = <int16_t*>(L + (GMAXS + 2) * GMAXT)   # g x 105 triple index
-    cdef int16_t* six = tix + GROWS * NSPLITS       # g x 4 suit-set index
-    cdef int16_t* smap = six + GROWS * 4            # 8192: suit set -> index
+    cdef int64_t* qkey = all_high + CELLS                 # GROUP_TRIPLES sorted distinct triples
+    cdef int64_t* L = qkey + GROUP_TRIPLES      # (1 + GROUP_SUIT_SETS + 1) x GROUP_TRIPLES answers
+    cdef int16_t* tix = <int16_t*>(L + (GROUP_SUIT_SETS + 2) * GROUP_TRIPLES)   # g x 105 triples
+    cdef int16_t* six = tix + GROUP_ROWS * NSPLITS       # g x 4 suit-set index
+    cdef int16_t* smap = six + GROUP_ROWS * 4            # 8192: suit set -> index
     cdef int64_t* hkey = <int64_t*>(smap + 8192)    # hash of triple keys
-    cdef int16_t* hval = <int16_t*>(hkey + GHASH)
-    cdef int16_t* rank_of_prov = hval + GHASH
-    cdef int sets[GMAXS]
+    cdef int16_t* hval = <int16_t*>(hkey + GROUP_HASH)
+    cdef int16_t* rank_of_prov = hval + GROUP_HASH
+    cdef int sets[GROUP_SUIT_SETS]
     cdef int avail[13]
     cdef int avail_in[13]
     cdef int64_t rank_ways[65]
@@ -87,26 +88,26 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
     cdef int amask2
     cdef int32_t m, l
     cdef int64_t key, cnt, acc
-    cdef Py_ssize_t n, nsg = model.sg_f.shape[0]
-    cdef Py_ssize_t ndb = model.db_f1.shape[0]
+    cdef Py_ssize_t n, nsg = model.flush_ranks.shape[0]
+    cdef Py_ssize_t ndb = model.double_ranks1.shape[0]
     cdef const int* c
     cdef const uint8_t* o
-    cdef const uint16_t* sgf = &model.sg_f[0]
-    cdef const uint8_t* sgo = &model.sg_o[0, 0]
-    cdef const uint8_t* sgj = &model.sg_joker[0]
-    cdef const int32_t* sgt = &model.sg_tid[0, 0]
+    cdef const uint16_t* sgf = &model.flush_ranks[0]
+    cdef const uint8_t* sgo = &model.flush_others[0, 0]
+    cdef const uint8_t* sgj = &model.flush_joker[0]
+    cdef const int32_t* sgt = &model.flush_triples[0, 0]
     cdef int64_t* Lrow
-    cdef Py_ssize_t nu = model.du_h.shape[0], nrun = model.db_run.shape[0] - 1
-    cdef Py_ssize_t n0, nsrun = model.sg_run.shape[0] - 1
-    cdef const int32_t* srun = &model.sg_run[0]
-    cdef const int32_t* th = &model.tr_h[0]
-    cdef const int16_t* cell = &model.tr_cell[0]
-    cdef const int32_t* run = &model.db_run[0]
-    cdef const uint16_t* dbf1 = &model.db_f1[0] if ndb else NULL
-    cdef const uint16_t* dbf2 = &model.db_f2[0] if ndb else NULL
-    cdef const int32_t* dpos = &model.db_pos[0, 0] if ndb else NULL
+    cdef Py_ssize_t nu = model.double_high.shape[0], nrun = model.double_runs.shape[0] - 1
+    cdef Py_ssize_t n0, nsrun = model.flush_runs.shape[0] - 1
+    cdef const int32_t* srun = &model.flush_runs[0]
+    cdef const int32_t* th = &model.triple_high[0]
+    cdef const int16_t* cell = &model.triple_cell[0]
+    cdef const int32_t* run = &model.double_runs[0]
+    cdef const uint16_t* dbf1 = &model.double_ranks1[0] if ndb else NULL
+    cdef const uint16_t* dbf2 = &model.double_ranks2[0] if ndb else NULL
+    cdef const int32_t* dpos = &model.double_positions[0, 0] if ndb else NULL
     # the rows: their distinct (high, medium, low) triples and suit sets
-    memset(hval, 0xFF, GHASH * sizeof(int16_t))      # -1: empty
+    memset(hval, 0xFF, GROUP_HASH * sizeof(int16_t))      # -1: empty
     memset(smap, 0xFF, 8192 * sizeof(int16_t))
     for i in range(g):
         c = rows + 7 * i
@@ -118,17 +119,17 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
                 tix[i * NSPLITS + k] = -1
                 continue
             mi = 0
-            while mi < NM and model.mvals[mi] < m:
+            while mi < NM and model.medium_values[mi] < m:
                 mi += 1
             li = 0
-            while li < NL and model.lvals[li] < l:
+            while li < NL and model.low_values[li] < l:
                 li += 1
             key = (<int64_t>high35[T.split_high[k]] << 12) | (mi << 4) | li
-            slot = <int>((<uint64_t>key * 0x9E3779B97F4A7C15ULL) >> 54)   # GHASH = 1024
+            slot = <int>((<uint64_t>key * 0x9E3779B97F4A7C15ULL) >> 54)   # GROUP_HASH = 1024
             while hval[slot] >= 0 and hkey[slot] != key:
-                slot = (slot + 1) & (GHASH - 1)
+                slot = (slot + 1) & (GROUP_HASH - 1)
             if hval[slot] < 0:
-                if nt == GMAXT:
+                if nt == GROUP_TRIPLES:
                     return -1
                 hkey[slot] = key
                 hval[slot] = nt
@@ -141,13 +142,13 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
                 if c[k] != JOKER and (c[k] & 3) == s:
                     smask |= 1 << (c[k] >> 2)
             if smap[smask] < 0:
-                if ns == GMAXS:
+                if ns == GROUP_SUIT_SETS:
                     return -1
                 smap[smask] = ns
                 sets[ns] = smask
                 ns += 1
             six[i * 4 + s] = smap[smask]
-    # sort the distinct triples (insertion sort: at most GMAXT) and renumber the rows'
+    # sort the distinct triples (insertion sort: at most GROUP_TRIPLES) and renumber the rows'
     for t in range(nt):
         rank_of_prov[t] = t
     for t in range(1, nt):
@@ -180,7 +181,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
     rank_ways[0] = 1
     memset(dist, 0, model.n_triples * sizeof(int32_t))
     model.rank_part(rank_ways, dealer_joker, dist)
-    answer_on(model.n_triples, th, cell, dist, nt, qkey, L, cell_sum, below_high, all_high)
+    count_beaten(model.n_triples, th, cell, dist, nt, qkey, L, cell_sum, below_high, all_high)
     # one suit's flush corrections for each distinct suit set
     for s in range(ns):
         amask = 0x1FFF & ~sets[s]
@@ -195,10 +196,11 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
             if (sgj[n0] and not dealer_joker) or (sgf[n0] & ~amask):
                 continue
             add_flushes(sgo, sgt, n0, srun[r + 1], offsuit_ways, dist)
-        answer_on(model.n_triples, th, cell, dist, nt, qkey, L + (1 + s) * GMAXT, cell_sum,
+        count_beaten(model.n_triples, th, cell, dist, nt, qkey, L + (1 + s) * GROUP_TRIPLES,
+                     cell_sum,
                   below_high, all_high)
     # each row: the sum of its parts, and its own two-suit corrections (joker with the dealer)
-    Lrow = L + (GMAXS + 1) * GMAXT
+    Lrow = L + (GROUP_SUIT_SETS + 1) * GROUP_TRIPLES
     for i in range(g):
         for t in range(nt):
             Lrow[t] = 0
@@ -219,7 +221,8 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
                             dist[dpos[4 * n + 1]] -= 1
                             dist[dpos[4 * n + 2]] -= 1
                             dist[dpos[4 * n + 3]] += 1
-            answer_on(nu, &model.du_h[0], &model.du_cell[0], dist, nt, qkey, Lrow, cell_sum,
+            count_beaten(nu, &model.double_high[0], &model.double_cell[0], dist, nt, qkey, Lrow,
+                         cell_sum,
                       below_high, all_high)
         for k in range(NSPLITS):
             t = tix[i * NSPLITS + k]
@@ -228,7 +231,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
                 continue
             acc = L[t] + Lrow[t]
             for s in range(4):
-                acc += L[(1 + six[i * 4 + s]) * GMAXT + t]
+                acc += L[(1 + six[i * 4 + s]) * GROUP_TRIPLES + t]
             out[i * NSPLITS + k] = acc
     return 0
 
@@ -247,9 +250,9 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
     with nogil:
         bad = check_rows(hands)
         if bad < 0:
-            rows = <int*>malloc(GROWS * 7 * sizeof(int))
+            rows = <int*>malloc(GROUP_ROWS * 7 * sizeof(int))
             dist = <int32_t*>calloc(model.n_triples, sizeof(int32_t))
-            work = <int64_t*>malloc(GWORK)
+            work = <int64_t*>malloc(GROUP_WORK_BYTES)
             scratch = <int64_t*>calloc(36 * CELLS, sizeof(int64_t))
             if rows == NULL or dist == NULL or work == NULL or scratch == NULL:
                 bad = -2
@@ -258,7 +261,7 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
                 while a < nrows:
                     g = 0
                     sig0 = 0
-                    while a + g < nrows and g < GROWS:
+                    while a + g < nrows and g < GROUP_ROWS:
                         sig = 0
                         for k in range(7):
                             if hands[a + g, k] == JOKER:

@@ -30,22 +30,26 @@ cdef void holding(DealerModel model, const int* removed, int n_removed, int card
     cdef int64_t rank_ways2[65]          # the same with ``card`` removed too
     cdef int64_t offsuit_ways2[4 * 52]
     cdef int s, s2, k, dealer_joker, rc = card >> 2, sc = card & 3, f, m2
-    cdef Py_ssize_t n, n0, r, ns = model.sg_f.shape[0], nr = model.rk_tid.shape[0]
-    cdef Py_ssize_t nrun = model.sg_run.shape[0] - 1
-    cdef const int32_t* run = &model.sg_run[0]
+    cdef Py_ssize_t n, n0, r, ns = model.flush_ranks.shape[0], nr = model.rank_triple.shape[0]
+    cdef Py_ssize_t nrun = model.flush_runs.shape[0] - 1
+    cdef const int32_t* run = &model.flush_runs[0]
     cdef int64_t cnt
     cdef bint joker = card == JOKER
-    cdef const uint8_t* rk = &model.rk_pairs[0, 0]
-    cdef const uint8_t* rkj = &model.rk_joker[0]
-    cdef const int32_t* rkt = &model.rk_tid[0]
-    cdef const uint16_t* sgf = &model.sg_f[0]
-    cdef const uint16_t* sgr = &model.sg_ranks[0]
-    cdef const uint8_t* sgo = &model.sg_o[0, 0]
-    cdef const uint8_t* sgj = &model.sg_joker[0]
-    cdef const int32_t* sgt = &model.sg_tid[0, 0]
+    cdef const uint8_t* rk = &model.rank_pairs[0, 0]
+    cdef const uint8_t* rkj = &model.rank_joker[0]
+    cdef const int32_t* rkt = &model.rank_triple[0]
+    cdef const uint16_t* sgf = &model.flush_ranks[0]
+    cdef const uint16_t* sgr = &model.flush_named_ranks[0]
+    cdef const uint8_t* sgo = &model.flush_others[0, 0]
+    cdef const uint8_t* sgj = &model.flush_joker[0]
+    cdef const int32_t* sgt = &model.flush_triples[0, 0]
     cdef const uint8_t* o
     cdef const int64_t* ow
     cdef const int64_t* ow2
+    cdef const int64_t* with_card[4]      # the suits a run counts in: ways with the card
+    cdef const int64_t* without_card[4]   # and without it
+    cdef int64_t no_ways[52]
+    cdef int j
     dealer_joker = cards_left(removed, n_removed, avail, availmask, rank_ways, offsuit_ways)
     memset(dist, 0, model.n_triples * sizeof(int32_t))
     if joker:
@@ -90,47 +94,56 @@ cdef void holding(DealerModel model, const int* removed, int n_removed, int card
                 * rank_ways[o[4]] * rank_ways[o[5]] * rank_ways[o[6]]
                 - rank_ways2[o[0]] * rank_ways2[o[1]] * rank_ways2[o[2]] * rank_ways2[o[3]]
                 * rank_ways2[o[4]] * rank_ways2[o[5]] * rank_ways2[o[6]])
-        for r in range(nrun):              # runs of entries with one F
+        memset(no_ways, 0, sizeof(no_ways))
+        for r in range(nrun):              # runs of entries with one F: the suits found once
             n0 = run[r]
             if sgj[n0] and not dealer_joker:
                 continue
             f = sgf[n0]
+            k = 0
             for s in range(4):
-                # suit sc counts differently only when the flush holds the card
+                # suit sc counts differently only when the flush holds the card, and then
+                # every hand of the entry holds it: nothing to take away (no_ways)
                 if (f & ~availmask[s]) or (s == sc and not (f >> rc) & 1):
                     continue
-                ow = offsuit_ways + 52 * s
-                ow2 = offsuit_ways2 + 52 * s
-                for n in range(n0, run[r + 1]):
-                    # an entry that names no card of rank rc counts alike with the card
-                    # or without it: nothing to add
-                    if not (sgr[n] >> rc) & 1:
-                        continue
-                    o = sgo + 3 * n
-                    if s == sc:
-                        cnt = ow[o[0]] * ow[o[1]] * ow[o[2]]
-                    else:
-                        cnt = (ow[o[0]] * ow[o[1]] * ow[o[2]]
-                               - ow2[o[0]] * ow2[o[1]] * ow2[o[2]])
-                    if cnt:
-                        dist[sgt[2 * n]] += <int32_t>cnt
-                        dist[sgt[2 * n + 1]] -= <int32_t>cnt
+                with_card[k] = offsuit_ways + 52 * s
+                if s == sc:
+                    without_card[k] = &no_ways[0]
+                else:
+                    without_card[k] = offsuit_ways2 + 52 * s
+                k += 1
+            if k == 0:
+                continue
+            for n in range(n0, run[r + 1]):
+                # an entry that names no card of rank rc counts alike with the card or
+                # without it: nothing to add
+                if not (sgr[n] >> rc) & 1:
+                    continue
+                o = sgo + 3 * n
+                cnt = 0
+                for j in range(k):
+                    ow = with_card[j]
+                    ow2 = without_card[j]
+                    cnt += (ow[o[0]] * ow[o[1]] * ow[o[2]] - ow2[o[0]] * ow2[o[1]] * ow2[o[2]])
+                dist[sgt[2 * n]] += <int32_t>cnt
+                dist[sgt[2 * n + 1]] -= <int32_t>cnt
     if dealer_joker:
         m2 = availmask[sc] & ~(1 << rc) if not joker else 0
         for s in range(4):
             for s2 in range(s + 1, 4):
                 if not joker and s != sc and s2 != sc:
                     continue
-                for n in range(model.db_f1.shape[0]):
-                    if (model.db_f1[n] & ~availmask[s]) or (model.db_f2[n] & ~availmask[s2]):
+                for n in range(model.double_ranks1.shape[0]):
+                    if ((model.double_ranks1[n] & ~availmask[s])
+                            or (model.double_ranks2[n] & ~availmask[s2])):
                         continue
-                    if not joker and not ((model.db_f1[n] & ~m2) if s == sc
-                                          else (model.db_f2[n] & ~m2)):
+                    if not joker and not ((model.double_ranks1[n] & ~m2) if s == sc
+                                          else (model.double_ranks2[n] & ~m2)):
                         continue               # the hand stays without the card
-                    dist[model.db_tid[n, 0]] += 1
-                    dist[model.db_tid[n, 1]] -= 1
-                    dist[model.db_tid[n, 2]] -= 1
-                    dist[model.db_tid[n, 3]] += 1
+                    dist[model.double_triples[n, 0]] += 1
+                    dist[model.double_triples[n, 1]] -= 1
+                    dist[model.double_triples[n, 2]] -= 1
+                    dist[model.double_triples[n, 3]] += 1
 
 
 cdef void known_distribution(DealerModel model, const int* removed, int n_removed,
