@@ -9,6 +9,7 @@ import pytest
 
 from asiapoker import Rules, _files, count_splits
 from asiapoker._compile import code_digest
+from asiapoker._core import DealerModel
 from asiapoker._models import MODEL_CACHE, cached_model, dealer_model_arrays
 from asiapoker.house_way import resolve_way
 
@@ -65,14 +66,27 @@ def _spoil(path, how):
         data = bytearray(path.read_bytes())
         data[len(data) // 2] ^= 0xFF
         path.write_bytes(bytes(data))
-    else:                          # crafted: passes the checksum, an index out of range
+    else:                          # crafted: passes the checksum, but is not a model's
         meta, arrays = _files.read(path, MODEL_CACHE)
-        arrays["flush_triples"] = arrays["flush_triples"].copy()
-        arrays["flush_triples"][0, 0] = 10**8
+        if how == "crafted":       # an index out of range
+            arrays["flush_triples"] = arrays["flush_triples"].copy()
+            arrays["flush_triples"][0, 0] = 10**8
+        else:                      # a class with the joker before one without
+            arrays["rank_joker"] = arrays["rank_joker"][::-1].copy()
         _files.write(path, MODEL_CACHE, meta["identity"], arrays)
 
 
-@pytest.mark.parametrize("how", ["flip", "crafted"])
+def test_the_model_reads_the_classes_with_the_joker_as_a_tail():
+    arrays = dealer_model_arrays(_triples, 0)
+    assert (np.diff(arrays["rank_joker"].astype(int)) >= 0).all() and arrays["rank_joker"][-1]
+    assert (np.diff(arrays["flush_joker"].astype(int)) >= 0).all() and arrays["flush_joker"][-1]
+    for name in ("rank_joker", "flush_joker"):
+        spoiled = dict(arrays, **{name: arrays[name][::-1].copy()})
+        with pytest.raises(ValueError, match="joker last"):
+            DealerModel(0, **spoiled)
+
+
+@pytest.mark.parametrize("how", ["flip", "crafted", "joker first"])
 def test_a_spoiled_file_is_rebuilt(cache, built, how):
     path = cache / built.name
     shutil.copy(built, path)

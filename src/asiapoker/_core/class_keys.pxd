@@ -9,9 +9,12 @@ from libc.stdint cimport int32_t, int64_t
 # the class key of seven distinct ids
 cdef int64_t class_key(const int* c) noexcept nogil
 
-# the C-level API (see asiapoker/capi.pxd): ANY house way's setting of seven cards from its
-# class table (n sorted keys, n x 3 strengths); writes (high, medium, low) strengths to
-# ``hml``; returns 0, or -1 if the hand has no class in the table
+# the C-level API (asiapoker/capi.pxd): ANY house way's setting of seven cards (built-in,
+# stored such as the default "standard", or compiled from your function), from its class
+# table: ``keys, strengths = way.class_table(rules)`` in Python (n sorted int64 keys, n x 3
+# int32 strengths; keep both alive), then pass ``&keys[0]``, ``&strengths[0, 0]`` and n.
+# Writes (high, medium, low) strengths to ``hml``; returns 0, or -1 if the hand has no class
+# in the table (never for a way's own table)
 cdef int table_way7(const int* seven, const int64_t* keys, const int32_t* strengths,
                     Py_ssize_t n, int32_t* hml) noexcept nogil
 

@@ -12,6 +12,8 @@
 
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t
 
+from asiapoker._core.strengths cimport Tables, tables
+
 cdef enum:
     NM = 91          # distinct medium (2-card) strengths
     NL = 13          # distinct low (1-card) strengths
@@ -26,19 +28,20 @@ cdef class DealerModel:
     cdef int16_t[::1] triple_cell              # [t] (medium index + 1) * (NL + 1) + low index + 1
     cdef int32_t[::1] medium_values            # the NM distinct medium strengths, ascending
     cdef int32_t[::1] low_values               # the NL distinct low strengths, ascending
-    # Rank classes: dealer hands no suit can make a flush of, counted by ranks alone.
+    # Rank classes: dealer hands no suit can make a flush of, counted by ranks alone; the
+    # classes with the joker come last.
     cdef uint8_t[:, ::1] rank_pairs            # [n] up to 7 (rank, count): rank * 5 + count, 0 none
-    cdef uint8_t[::1] rank_joker               # [n] 1 if the class holds the joker
     cdef int32_t[::1] rank_triple              # [n] the class's triple
+    cdef Py_ssize_t rank_joker_start           # the first class with the joker
     # Single-flush corrections, F-major: suit s holds exactly the ranks F, the other cards O
     # lie in the other suits; each entry moves its count from the rank-only triple to the
-    # true one.
+    # true one.  The entries with the joker come last.
     cdef uint16_t[::1] flush_ranks             # [n] F, a 13-bit rank mask
     cdef uint16_t[::1] flush_named_ranks       # [n] every rank the entry names (F and O)
     cdef int32_t[::1] flush_runs               # starts of the runs of entries with one F and
                                                # joker flag, then the number of entries
+    cdef Py_ssize_t run_joker_start            # the first run with the joker
     cdef uint8_t[:, ::1] flush_others          # [n] up to 3 (rank, count) of O as rank * 4 + count
-    cdef uint8_t[::1] flush_joker              # [n] 1 if the entry holds the joker
     cdef int32_t[:, ::1] flush_triples         # [n] (true triple: +count, rank-only triple: -count)
     # Two-flush corrections (3 + 3 + the joker), F1-major.
     cdef uint16_t[::1] double_ranks1           # [n] the first suit's ranks
@@ -50,9 +53,12 @@ cdef class DealerModel:
     cdef int32_t[:, ::1] double_positions      # [n] each entry's four triples among them
     cdef int32_t[::1] double_runs              # starts of the runs with one F1, then the count
 
-    # add the dealer hands counted by rank alone
-    cdef void rank_part(self, const int64_t* rank_ways, int dealer_joker,
+    # add the dealer hands of rank classes first..last-1, counted by rank alone
+    cdef void rank_part(self, const int64_t* rank_ways, Py_ssize_t first, Py_ssize_t last,
                         int32_t* dist) noexcept nogil
+    # add the single-flush corrections of runs first_run..last_run-1
+    cdef void flush_part(self, const int* availmask, const int64_t* offsuit_ways,
+                         Py_ssize_t first_run, Py_ssize_t last_run, int32_t* dist) noexcept nogil
     # dist[t] = dealer hands from the cards not in ``removed`` whose triple is t
     cdef void distribution(self, const int* removed, int n_removed, int32_t* dist) noexcept nogil
     # the 105 counts of ``player``'s splits against ``dist`` (side 0 the player's wins, side 1
@@ -64,6 +70,18 @@ cdef class DealerModel:
 # the cards the dealer's hands are made of, from the cards not in ``removed`` (see dealer.pyx)
 cdef int cards_left(const int* removed, int n_removed, int* avail, int* availmask,
                     int64_t* rank_ways, int64_t* offsuit_ways) noexcept nogil
+
+
+cdef inline void suit_ways(const int* avail, int ranks_in_suit, int64_t* ways) noexcept nogil:
+    """One suit's off-suit ways: ways[r * 4 + k] = C(cards of rank r left outside the suit,
+    k), given avail[r] cards of rank r left and the ranks left in the suit as a mask (entry 0
+    is 1: an unused pair)."""
+    cdef int r, k
+    cdef const Tables* t = tables()
+    for r in range(13):
+        for k in range(4):
+            ways[r * 4 + k] = t.binom[avail[r] - ((ranks_in_suit >> r) & 1)][k]
+    ways[0] = 1
 
 
 cdef inline void add_flushes(const uint8_t* sgo, const int32_t* sgt, Py_ssize_t n0,

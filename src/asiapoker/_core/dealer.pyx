@@ -40,12 +40,9 @@ cdef int cards_left(const int* removed, int n_removed, int* avail, int* availmas
     for r in range(13):
         for k in range(5):
             rank_ways[r * 5 + k] = T.binom[avail[r]][k]
-        for s in range(4):
-            for k in range(4):
-                offsuit_ways[s * 52 + r * 4 + k] = T.binom[avail[r] - ((availmask[s] >> r) & 1)][k]
     rank_ways[0] = 1
     for s in range(4):
-        offsuit_ways[s * 52] = 1
+        suit_ways(avail, availmask[s], offsuit_ways + 52 * s)
     return dealer_joker
 
 
@@ -60,19 +57,23 @@ cdef class DealerModel:
         self.n_triples = len(triple_high)
         self.triple_high = triple_high
         self.triple_cell = ((np.asarray(triple_medium, dtype=np.int16) + 1) * (NL + 1)
-                        + np.asarray(triple_low, dtype=np.int16) + 1).astype(np.int16)
+                            + np.asarray(triple_low, dtype=np.int16) + 1).astype(np.int16)
+        rj = np.asarray(rank_joker) != 0
+        fj = np.asarray(flush_joker) != 0
+        if (np.diff(rj.astype(np.int8)) < 0).any() or (np.diff(fj.astype(np.int8)) < 0).any():
+            raise ValueError("asiapoker: a dealer model lists the classes with the joker last")
         self.rank_pairs = rank_pairs
-        self.rank_joker = rank_joker
         self.rank_triple = rank_triple
+        self.rank_joker_start = len(rj) - np.count_nonzero(rj)
         self.flush_ranks = flush_ranks
         o = np.asarray(flush_others, dtype=np.uint16).reshape(-1, 3)
         self.flush_named_ranks = (np.asarray(flush_ranks, dtype=np.uint16) | np.bitwise_or.reduce(
             np.where(o != 0, np.left_shift(1, o >> 2), 0), axis=1)).astype(np.uint16)
-        fj = np.asarray(flush_ranks, dtype=np.int64) * 2 + np.asarray(flush_joker, dtype=np.int64)
-        starts = np.flatnonzero(np.r_[True, fj[1:] != fj[:len(fj) - 1]]) if len(fj) else []
-        self.flush_runs = np.r_[starts, len(fj)].astype(np.int32)
+        key = np.asarray(flush_ranks, dtype=np.int64) * 2 + fj
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:len(key) - 1]]) if len(key) else []
+        self.flush_runs = np.r_[starts, len(key)].astype(np.int32)
+        self.run_joker_start = np.count_nonzero(~fj[starts]) if len(key) else 0
         self.flush_others = flush_others
-        self.flush_joker = flush_joker
         self.flush_triples = flush_triples
         self.double_ranks1 = double_ranks1
         self.double_ranks2 = double_ranks2
@@ -94,23 +95,52 @@ cdef class DealerModel:
         return (self.rank_triple.shape[0], self.flush_ranks.shape[0],
                 self.double_ranks1.shape[0], self.n_triples)
 
-    cdef void rank_part(self, const int64_t* rank_ways, int dealer_joker,
+    cdef void rank_part(self, const int64_t* rank_ways, Py_ssize_t first, Py_ssize_t last,
                         int32_t* dist) noexcept nogil:
-        """Add the dealer hands counted by rank alone: for each rank class, the product of
-        rank_ways[r * 5 + k] = C(cards of rank r left, k) over its (rank, count) pairs
-        (classes with the joker only when ``dealer_joker``: the player does not hold it)."""
-        cdef Py_ssize_t n, nr = self.rank_triple.shape[0]
+        """Add the dealer hands of rank classes first..last-1, counted by rank alone: for each
+        class, the product of rank_ways[r * 5 + k] = C(cards of rank r left, k) over its
+        (rank, count) pairs.  The classes with the joker are rank_joker_start and after."""
+        cdef Py_ssize_t n
         cdef const uint8_t* rk = &self.rank_pairs[0, 0]
-        cdef const uint8_t* rkj = &self.rank_joker[0]
         cdef const int32_t* rkt = &self.rank_triple[0]
         cdef const uint8_t* o
-        for n in range(nr):
-            if rkj[n] and not dealer_joker:
-                continue
+        for n in range(first, last):
             o = rk + 7 * n
             dist[rkt[n]] += <int32_t>(rank_ways[o[0]] * rank_ways[o[1]] * rank_ways[o[2]]
                                       * rank_ways[o[3]] * rank_ways[o[4]] * rank_ways[o[5]]
                                       * rank_ways[o[6]])
+
+    cdef void flush_part(self, const int* availmask, const int64_t* offsuit_ways,
+                         Py_ssize_t first_run, Py_ssize_t last_run, int32_t* dist) noexcept nogil:
+        """Add the single-flush corrections of runs first_run..last_run-1 (the runs with the
+        joker are run_joker_start and after), given the ranks left in each suit and each
+        suit's off-suit ways (``cards_left``).  The suits whose available ranks hold a run's
+        flush set F are found once a run, and each entry is read once for all of them: its
+        triples are the same in every suit, only the off-suit ways differ."""
+        cdef const int32_t* run = &self.flush_runs[0]
+        cdef const uint16_t* sgf = &self.flush_ranks[0]
+        cdef const uint8_t* sgo = &self.flush_others[0, 0]
+        cdef const int32_t* sgt = &self.flush_triples[0, 0]
+        cdef const int64_t* ways[4]            # the off-suit ways of the suits a run counts in
+        cdef Py_ssize_t r, n0, n1
+        cdef int s, k, f
+        for r in range(first_run, last_run):
+            n0 = run[r]
+            n1 = run[r + 1]
+            f = sgf[n0]
+            k = 0
+            for s in range(4):
+                if not f & ~availmask[s]:
+                    ways[k] = offsuit_ways + 52 * s
+                    k += 1
+            if k == 1:
+                add_flushes(sgo, sgt, n0, n1, ways[0], dist)
+            elif k == 2:
+                add_flushes2(sgo, sgt, n0, n1, ways[0], ways[1], dist)
+            elif k == 3:
+                add_flushes3(sgo, sgt, n0, n1, ways[0], ways[1], ways[2], dist)
+            elif k == 4:
+                add_flushes4(sgo, sgt, n0, n1, ways, dist)
 
     cdef void distribution(self, const int* removed, int n_removed,
                            int32_t* dist) noexcept nogil:
@@ -122,15 +152,7 @@ cdef class DealerModel:
         cdef int64_t rank_ways[65]
         cdef int64_t offsuit_ways[4 * 52]
         cdef int s, s2, dealer_joker
-        cdef Py_ssize_t n, n0, r, nrun = self.flush_runs.shape[0] - 1
-        cdef const int32_t* run = &self.flush_runs[0]
-        cdef int f
-        cdef const uint16_t* sgf = &self.flush_ranks[0]
-        cdef const uint8_t* sgo = &self.flush_others[0, 0]
-        cdef const uint8_t* sgj = &self.flush_joker[0]
-        cdef const int32_t* sgt = &self.flush_triples[0, 0]
-        cdef const int64_t* ways[4]
-        cdef int k
+        cdef Py_ssize_t n, n0, r
         cdef Py_ssize_t ndouble = self.double_ranks1.shape[0]
         cdef Py_ssize_t ndrun = self.double_runs.shape[0] - 1
         cdef const int32_t* drun = &self.double_runs[0]
@@ -139,28 +161,11 @@ cdef class DealerModel:
         cdef const int32_t* dtr = &self.double_triples[0, 0] if ndouble else NULL
         dealer_joker = cards_left(removed, n_removed, avail, availmask, rank_ways, offsuit_ways)
         memset(dist, 0, self.n_triples * sizeof(int32_t))
-        self.rank_part(rank_ways, dealer_joker, dist)
-        # runs of entries with one F: the suits whose available ranks hold F are found once a
-        # run, and each entry is read once for all of them (its triples are the same in every
-        # suit: only the off-suit ways differ)
-        for r in range(nrun):
-            n0 = run[r]
-            if sgj[n0] and not dealer_joker:
-                continue
-            f = sgf[n0]
-            k = 0
-            for s in range(4):
-                if not f & ~availmask[s]:
-                    ways[k] = offsuit_ways + 52 * s
-                    k += 1
-            if k == 1:
-                add_flushes(sgo, sgt, n0, run[r + 1], ways[0], dist)
-            elif k == 2:
-                add_flushes2(sgo, sgt, n0, run[r + 1], ways[0], ways[1], dist)
-            elif k == 3:
-                add_flushes3(sgo, sgt, n0, run[r + 1], ways[0], ways[1], ways[2], dist)
-            elif k == 4:
-                add_flushes4(sgo, sgt, n0, run[r + 1], ways, dist)
+        # the classes and entries with the joker count only when the player does not hold it
+        self.rank_part(rank_ways, 0, self.rank_triple.shape[0] if dealer_joker
+                       else self.rank_joker_start, dist)
+        self.flush_part(availmask, offsuit_ways, 0, self.flush_runs.shape[0] - 1 if dealer_joker
+                        else self.run_joker_start, dist)
         if dealer_joker and ndouble:
             for s in range(4):
                 for s2 in range(s + 1, 4):

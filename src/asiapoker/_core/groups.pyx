@@ -9,24 +9,25 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
 from asiapoker._core.cards cimport JOKER, NSPLITS, card_t, check_rows, load7
-from asiapoker._core.dealer cimport CELLS, NL, NM, DealerModel, add_flushes, prefix2d
+from asiapoker._core.dealer cimport (
+    CELLS, NL, NM, DealerModel, add_flushes, cards_left, prefix2d, suit_ways)
 from asiapoker._core.strengths cimport Tables, seven_parts, tables
 
 cdef const Tables* T = tables()
 
 cdef enum:
-    GROUP_ROWS = 1024     # rows of one rank multiset solved together (a longer run is split)
-    GROUP_TRIPLES = 512      # distinct player triples in such a run (at most 2 * 105 occur)
-    GROUP_SUIT_SETS = 128      # distinct suit sets (subsets of at most 7 ranks)
-    GROUP_HASH = 1024     # open-addressing table of triple keys
+    GROUP_ROWS = 1024       # rows of one rank multiset solved together (a longer run is split)
+    GROUP_TRIPLES = 512     # distinct player triples in such a run (at most 2 * 105 occur)
+    GROUP_SUIT_SETS = 128   # distinct suit sets (subsets of at most 7 ranks)
+    GROUP_HASH = 1024       # open-addressing table of triple keys
     GROUP_WORK_BYTES = (8 * (3 * CELLS + GROUP_TRIPLES + (GROUP_SUIT_SETS + 2) * GROUP_TRIPLES
                              + GROUP_HASH)
-             + 2 * (GROUP_ROWS * 105 + GROUP_ROWS * 4 + 8192 + GROUP_HASH + GROUP_HASH))
+                        + 2 * (GROUP_ROWS * 105 + GROUP_ROWS * 4 + 8192 + 2 * GROUP_HASH))
 
 
 cdef void count_beaten(Py_ssize_t n, const int32_t* th, const int16_t* cell, const int32_t* dist,
-                    int nt, const int64_t* qkey, int64_t* out, int64_t* cell_sum,
-                    int64_t* below_high, int64_t* all_high) noexcept nogil:
+                       int nt, const int64_t* qkey, int64_t* out, int64_t* cell_sum,
+                       int64_t* below_high, int64_t* all_high) noexcept nogil:
     """out[j] = dealer hands of ``dist`` (over ``n`` triples given by their high strengths
     ``th``, ascending, and (medium, low) cells) that the player triple ``qkey[j]`` beats on two
     hands of three; ``qkey`` is sorted, each key is high << 12 | medium index << 4 | low
@@ -78,23 +79,21 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
     cdef int16_t* rank_of_prov = hval + GROUP_HASH
     cdef int sets[GROUP_SUIT_SETS]
     cdef int avail[13]
-    cdef int avail_in[13]
+    cdef int availmask[4]                 # the first row's (its suits are not shared)
     cdef int64_t rank_ways[65]
-    cdef int64_t offsuit_ways[52]
+    cdef int64_t offsuit_ways[4 * 52]     # the first row's; then one suit set's, in the first 52
     cdef int32_t high35[35]
     cdef int32_t medium21[21]
     cdef int32_t low7[7]
-    cdef int i, k, r, s, s2, t, mi, li, nt = 0, ns = 0, dealer_joker = 1, f, smask, slot, amask
+    cdef int i, k, r, s, s2, t, mi, li, nt = 0, ns = 0, dealer_joker, smask, slot, amask
     cdef int amask2
     cdef int32_t m, l
-    cdef int64_t key, cnt, acc
-    cdef Py_ssize_t n, nsg = model.flush_ranks.shape[0]
+    cdef int64_t key, acc
+    cdef Py_ssize_t n
     cdef Py_ssize_t ndb = model.double_ranks1.shape[0]
     cdef const int* c
-    cdef const uint8_t* o
     cdef const uint16_t* sgf = &model.flush_ranks[0]
     cdef const uint8_t* sgo = &model.flush_others[0, 0]
-    cdef const uint8_t* sgj = &model.flush_joker[0]
     cdef const int32_t* sgt = &model.flush_triples[0, 0]
     cdef int64_t* Lrow
     cdef Py_ssize_t nu = model.double_high.shape[0], nrun = model.double_runs.shape[0] - 1
@@ -166,39 +165,27 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
     for i in range(g * NSPLITS):
         if tix[i] >= 0:
             tix[i] = hval[tix[i]]
-    # the rank multiset's counts, shared by every row
-    c = rows
-    for r in range(13):
-        avail[r] = 4
-    for k in range(7):
-        if c[k] == JOKER:
-            dealer_joker = 0
-        else:
-            avail[c[k] >> 2] -= 1
-    for r in range(13):
-        for k in range(5):
-            rank_ways[r * 5 + k] = T.binom[avail[r]][k]
-    rank_ways[0] = 1
+    # the rank multiset's counts, shared by every row (the first row's cards: the same ranks);
+    # the classes and entries with the joker count only when the rows do not hold it
+    dealer_joker = cards_left(rows, 7, avail, availmask, rank_ways, offsuit_ways)
+    if not dealer_joker:
+        nsrun = model.run_joker_start
     memset(dist, 0, model.n_triples * sizeof(int32_t))
-    model.rank_part(rank_ways, dealer_joker, dist)
+    model.rank_part(rank_ways, 0, model.rank_triple.shape[0] if dealer_joker
+                    else model.rank_joker_start, dist)
     count_beaten(model.n_triples, th, cell, dist, nt, qkey, L, cell_sum, below_high, all_high)
     # one suit's flush corrections for each distinct suit set
     for s in range(ns):
         amask = 0x1FFF & ~sets[s]
-        for r in range(13):
-            avail_in[r] = (amask >> r) & 1
-            for k in range(4):
-                offsuit_ways[r * 4 + k] = T.binom[avail[r] - avail_in[r]][k]
-        offsuit_ways[0] = 1
+        suit_ways(avail, amask, offsuit_ways)
         memset(dist, 0, model.n_triples * sizeof(int32_t))
         for r in range(nsrun):             # runs of entries with one F: tested once
             n0 = srun[r]
-            if (sgj[n0] and not dealer_joker) or (sgf[n0] & ~amask):
+            if sgf[n0] & ~amask:
                 continue
             add_flushes(sgo, sgt, n0, srun[r + 1], offsuit_ways, dist)
         count_beaten(model.n_triples, th, cell, dist, nt, qkey, L + (1 + s) * GROUP_TRIPLES,
-                     cell_sum,
-                  below_high, all_high)
+                     cell_sum, below_high, all_high)
     # each row: the sum of its parts, and its own two-suit corrections (joker with the dealer)
     Lrow = L + (GROUP_SUIT_SETS + 1) * GROUP_TRIPLES
     for i in range(g):
@@ -222,8 +209,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
                             dist[dpos[4 * n + 2]] -= 1
                             dist[dpos[4 * n + 3]] += 1
             count_beaten(nu, &model.double_high[0], &model.double_cell[0], dist, nt, qkey, Lrow,
-                         cell_sum,
-                      below_high, all_high)
+                         cell_sum, below_high, all_high)
         for k in range(NSPLITS):
             t = tix[i * NSPLITS + k]
             if t < 0:
@@ -234,6 +220,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
                 acc += L[(1 + six[i * 4 + s]) * GROUP_TRIPLES + t]
             out[i * NSPLITS + k] = acc
     return 0
+
 
 def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:, ::1] out):
     """The same counts as ``model.solve_rows`` (side 0), faster when consecutive rows share their

@@ -10,8 +10,8 @@ from libc.stdint cimport int32_t
 cdef int choose(const int* c, int a234_low, int kind, int first_hand, int second_hand,
                 int third_hand, int32_t* hml) noexcept nogil
 
-# the C-level API (see asiapoker/capi.pxd): a built-in way's setting of seven cards in any
+# the C-level API (asiapoker/capi.pxd): a built-in house way's setting of seven cards in any
 # order; writes (high, medium, low) strengths to ``hml`` and returns the split index into the
-# seven cards SORTED ascending; ``way`` is 0 classic, 1 medium-first, 2 high-first (the order
-# of BUILTIN_WAYS); any other ``way`` writes nothing and returns -1
+# seven cards SORTED ascending; ``way`` is 0 classic, 1 medium-first, 2 high-first
+# (asiapoker._core.BUILTIN_WAYS in order); any other ``way`` writes nothing and returns -1
 cdef int house_way7(const int* seven, int a234_low, int way, int32_t* hml) noexcept nogil

@@ -9,7 +9,7 @@ from libc.string cimport memset
 import numpy as np
 
 from asiapoker._core.cards cimport JOKER, NCARDS, card_t, check_rows, load7
-from asiapoker._core.dealer cimport CELLS, DealerModel, cards_left
+from asiapoker._core.dealer cimport CELLS, DealerModel, cards_left, suit_ways
 from asiapoker._core.strengths cimport Tables, tables
 
 cdef const Tables* T = tables()
@@ -30,18 +30,16 @@ cdef void holding(DealerModel model, const int* removed, int n_removed, int card
     cdef int64_t rank_ways2[65]          # the same with ``card`` removed too
     cdef int64_t offsuit_ways2[4 * 52]
     cdef int s, s2, k, dealer_joker, rc = card >> 2, sc = card & 3, f, m2
-    cdef Py_ssize_t n, n0, r, ns = model.flush_ranks.shape[0], nr = model.rank_triple.shape[0]
+    cdef Py_ssize_t n, n0, r, nr = model.rank_triple.shape[0]
     cdef Py_ssize_t nrun = model.flush_runs.shape[0] - 1
     cdef const int32_t* run = &model.flush_runs[0]
     cdef int64_t cnt
     cdef bint joker = card == JOKER
     cdef const uint8_t* rk = &model.rank_pairs[0, 0]
-    cdef const uint8_t* rkj = &model.rank_joker[0]
     cdef const int32_t* rkt = &model.rank_triple[0]
     cdef const uint16_t* sgf = &model.flush_ranks[0]
     cdef const uint16_t* sgr = &model.flush_named_ranks[0]
     cdef const uint8_t* sgo = &model.flush_others[0, 0]
-    cdef const uint8_t* sgj = &model.flush_joker[0]
     cdef const int32_t* sgt = &model.flush_triples[0, 0]
     cdef const uint8_t* o
     cdef const int64_t* ow
@@ -53,41 +51,22 @@ cdef void holding(DealerModel model, const int* removed, int n_removed, int card
     dealer_joker = cards_left(removed, n_removed, avail, availmask, rank_ways, offsuit_ways)
     memset(dist, 0, model.n_triples * sizeof(int32_t))
     if joker:
-        # the hands with the joker: distribution()'s classes with the joker alone (its
-        # loops are not shared: testing for this case in them costs a plain solve 1-6%
-        # more instructions, measured)
-        for n in range(nr):
-            if rkj[n]:
-                o = rk + 7 * n
-                dist[rkt[n]] += <int32_t>(rank_ways[o[0]] * rank_ways[o[1]] * rank_ways[o[2]]
-                                          * rank_ways[o[3]] * rank_ways[o[4]]
-                                          * rank_ways[o[5]] * rank_ways[o[6]])
-        for n in range(ns):
-            if not sgj[n]:
-                continue
-            f = sgf[n]
-            o = sgo + 3 * n
-            for s in range(4):
-                if f & ~availmask[s]:
-                    continue
-                ow = offsuit_ways + 52 * s
-                cnt = ow[o[0]] * ow[o[1]] * ow[o[2]]
-                dist[sgt[2 * n]] += <int32_t>cnt
-                dist[sgt[2 * n + 1]] -= <int32_t>cnt
+        # the hands with the joker: distribution()'s classes and entries with the joker alone
+        model.rank_part(rank_ways, model.rank_joker_start, nr, dist)
+        model.flush_part(availmask, offsuit_ways, model.run_joker_start, nrun, dist)
     else:
+        if not dealer_joker:                 # the classes and entries with the joker do not count
+            nr = model.rank_joker_start
+            nrun = model.run_joker_start
         for k in range(65):
             rank_ways2[k] = rank_ways[k]
-        for k in range(4 * 52):
-            offsuit_ways2[k] = offsuit_ways[k]
         for k in range(1, 5):
             rank_ways2[rc * 5 + k] = T.binom[avail[rc] - 1][k]
+        avail[rc] -= 1                       # the off-suit ways with ``card`` removed too
         for s in range(4):
-            for k in range(1, 4):
-                offsuit_ways2[52 * s + rc * 4 + k] = T.binom[
-                    avail[rc] - 1 - ((availmask[s] >> rc) & 1)][k]
+            suit_ways(avail, availmask[s], offsuit_ways2 + 52 * s)
+        avail[rc] += 1
         for n in range(nr):
-            if rkj[n] and not dealer_joker:
-                continue
             o = rk + 7 * n
             dist[rkt[n]] += <int32_t>(
                 rank_ways[o[0]] * rank_ways[o[1]] * rank_ways[o[2]] * rank_ways[o[3]]
@@ -97,8 +76,6 @@ cdef void holding(DealerModel model, const int* removed, int n_removed, int card
         memset(no_ways, 0, sizeof(no_ways))
         for r in range(nrun):              # runs of entries with one F: the suits found once
             n0 = run[r]
-            if sgj[n0] and not dealer_joker:
-                continue
             f = sgf[n0]
             k = 0
             for s in range(4):

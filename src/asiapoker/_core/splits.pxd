@@ -2,7 +2,7 @@
 
 from libc.stdint cimport int32_t
 
-# the C-level API (see asiapoker/capi.pxd):
+# the C-level API (asiapoker/capi.pxd):
 # (high, medium, low) strengths of the 105 splits of seven cards, in SPLIT_POSITIONS order of
 # ``seven`` as given; returns how many of them are legal
 cdef int split_strengths7(const int* seven, int a234_low, int32_t* high, int32_t* medium,

@@ -57,7 +57,7 @@ cdef const Tables* tables() noexcept nogil
 cdef void seven_parts(const int* c, int a234_low, int32_t* high35, int32_t* medium21,
                       int32_t* low7) noexcept nogil
 
-# the C-level API (see asiapoker/capi.pxd): the strength of a 4-, 2- or 1-card hand
+# the C-level API (asiapoker/capi.pxd): the strength of a 4-, 2- or 1-card hand
 cdef int32_t strength4(int a, int b, int c, int d, int a234_low) noexcept nogil
 cdef int32_t strength2(int a, int b) noexcept nogil
 cdef int32_t strength1(int a) noexcept nogil
