@@ -10,7 +10,7 @@ import pytest
 from asiapoker import Rules, _files, count_splits
 from asiapoker._compile import code_digest
 from asiapoker._core import DealerModel
-from asiapoker._models import MODEL_CACHE, cached_model, dealer_model_arrays
+from asiapoker._models import _SAMPLED_CLASSES, MODEL_CACHE, cached_model, dealer_model_arrays
 from asiapoker.house_way import resolve_way
 
 WAY = resolve_way("classic")
@@ -18,6 +18,14 @@ WAY = resolve_way("classic")
 
 def _triples(ids):
     return WAY.strengths(ids, Rules())
+
+
+def _not_rebuilt(ids):
+    """``triples`` for a read that must not rebuild: a read sets a sample of the rank classes
+    (to check the file), a build sets every class."""
+    if len(ids) > _SAMPLED_CLASSES:
+        pytest.fail("rebuilt")
+    return _triples(ids)
 
 
 def _counts(model, rows):
@@ -53,7 +61,7 @@ def test_a_cached_model_is_the_built_one(cache):
         built = cached_model(WAY.key, 0, _triples)            # builds and writes
         files = list(cache.glob(f"{MODEL_CACHE}-*.npz"))
         assert len(files) == 1
-        read = cached_model(WAY.key, 0, lambda ids: pytest.fail("rebuilt"))
+        read = cached_model(WAY.key, 0, _not_rebuilt)
     _, arrays = _files.read(files[0], MODEL_CACHE)
     fresh = dealer_model_arrays(_triples, 0)
     assert set(arrays) == set(fresh) and all((arrays[k] == fresh[k]).all() for k in fresh)
@@ -86,6 +94,60 @@ def test_the_model_reads_the_classes_with_the_joker_as_a_tail():
             DealerModel(0, **spoiled)
 
 
+def _zero_column(a):
+    a = a.copy()
+    a[:] = 0
+    return a
+
+
+#: Files with the right identity and a fresh checksum whose arrays do not mean a model:
+#: (id, how the arrays are spoiled, words of the warning).
+CRAFTED = [
+    ("rank-triples-zeroed", lambda a: {**a, "rank_triple": _zero_column(a["rank_triple"])},
+     "rank"),
+    ("high-reversed", lambda a: {**a, "triple_high": a["triple_high"][::-1].copy()},
+     "not strictly sorted"),
+    ("all-empty", lambda a: {k: v[:0].copy() for k, v in a.items()}, "not"),
+    ("extra-dimension", lambda a: {**a, "triple_low": a["triple_low"][:, None].copy()},
+     "array triple_low is int8"),
+    ("wrong-dtype", lambda a: {**a, "triple_high": a["triple_high"].astype(np.int64)},
+     "array triple_high is int64"),
+    ("short-column", lambda a: {**a, "triple_low": a["triple_low"][:-1].copy()},
+     "differ in length"),
+    ("missing-array", lambda a: {k: v for k, v in a.items() if k != "low_values"}, "names"),
+    ("other-rules-values", lambda a: {**a, "medium_values": a["medium_values"][::-1].copy()},
+     "strength values"),
+    ("illegal-triple", lambda a: {**a, "triple_medium": np.full_like(a["triple_medium"], 90)},
+     "not"),
+    ("rank-classes-shuffled", lambda a: {**a, "rank_pairs": a["rank_pairs"][::-1].copy()},
+     "laid out"),
+    ("flush-triples-swapped", lambda a: {**a, "flush_triples": a["flush_triples"][::-1].copy()},
+     "rank triple is not its rank class's"),
+    ("flush-others-shifted", lambda a: {**a, "flush_others": np.roll(a["flush_others"], 1, 0)},
+     "rank triple is not its rank class's"),
+]
+
+
+@pytest.mark.parametrize(("spoil", "words"), [c[1:] for c in CRAFTED], ids=[c[0] for c in CRAFTED])
+def test_a_crafted_model_is_rebuilt_with_a_warning_naming_it(cache, built, spoil, words):
+    """A cached model is checked for what it means, not only for its checksum: every such
+    file is rebuilt, with a warning that names the file and what is wrong, and the answers
+    are the built model's."""
+    path = cache / built.name
+    shutil.copy(built, path)
+    meta, arrays = _files.read(path, MODEL_CACHE)
+    _files.write(path, MODEL_CACHE, meta["identity"], spoil(arrays))
+    with pytest.warns(UserWarning) as record:
+        model = cached_model(WAY.key, 0, _triples)
+    message = " ".join(str(w.message) for w in record)
+    assert "rebuilding the dealer-model cache" in message and path.name in message, message
+    assert words in message, message
+    assert (_counts(model, ROWS) == count_splits(ROWS, "classic")).all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                      # the rebuilt file is good
+        cached_model(WAY.key, 0, _not_rebuilt)
+
+
 @pytest.mark.parametrize("how", ["flip", "crafted", "joker first"])
 def test_a_spoiled_file_is_rebuilt(cache, built, how):
     path = cache / built.name
@@ -96,12 +158,12 @@ def test_a_spoiled_file_is_rebuilt(cache, built, how):
     assert (_counts(model, ROWS) == count_splits(ROWS, "classic")).all()
     with warnings.catch_warnings():
         warnings.simplefilter("error")                      # the rebuilt file is good
-        cached_model(WAY.key, 0, lambda ids: pytest.fail("rebuilt"))
+        cached_model(WAY.key, 0, _not_rebuilt)
 
 
 def test_identity_names_way_rules_and_code(cache, built):
     shutil.copy(built, cache / built.name)
-    cached_model(WAY.key, 0, lambda ids: pytest.fail("rebuilt"))
+    cached_model(WAY.key, 0, _not_rebuilt)
     cached_model(WAY.key, 1, lambda ids: WAY.strengths(ids, Rules(a234="low")))
     assert len(list(cache.glob(f"{MODEL_CACHE}-*.npz"))) == 2
     meta, _ = _files.read(next(cache.glob(f"{MODEL_CACHE}-*.npz")), MODEL_CACHE)
@@ -141,3 +203,34 @@ def test_the_class_table_cache(cache):
     with pytest.warns(UserWarning, match="rebuilding the class-table cache"):
         again = _cached_class_table()
     assert (again[0] == keys).all()
+
+
+def _shifted_keys(a):                  # sorted and distinct, but not the keys of their hands
+    return {**a, "keys": a["keys"] + 1}
+
+
+def _one_class_short(a):
+    return {"keys": a["keys"][1:].copy(), "reps": a["reps"][1:].copy()}
+
+
+def _duplicate_card(a):
+    reps = a["reps"].copy()
+    reps[5, 1] = reps[5, 0]
+    return {**a, "reps": reps}
+
+
+@pytest.mark.parametrize("spoil", [_shifted_keys, _one_class_short, _duplicate_card])
+def test_a_crafted_class_table_cache_is_rebuilt_naming_it(cache, spoil):
+    """A class table whose checksum is fine but whose keys are not its hands' (so that every
+    stored way would read the wrong split), or that misses a class, is rebuilt with a warning
+    naming the cache file; a stored way then reads its own answers."""
+    from asiapoker._compile import CLASS_CACHE, _build_class_table, _cached_class_table
+    keys, reps = _build_class_table()
+    _cached_class_table()
+    path = next(cache.glob(f"{CLASS_CACHE}-*.npz"))
+    meta, arrays = _files.read(path, CLASS_CACHE)
+    _files.write(path, CLASS_CACHE, meta["identity"], spoil(arrays))
+    with pytest.warns(UserWarning, match="rebuilding the class-table cache") as record:
+        again = _cached_class_table()
+    assert path.name in str(record[0].message)
+    assert (again[0] == keys).all() and (again[1] == reps).all()

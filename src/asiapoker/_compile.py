@@ -57,6 +57,8 @@ def _keys(hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
 #: own (every ``_core/*.pyx`` and ``*.pxd``, as they ship with the package).
 _SOURCES = ("_classes.py", "_compile.py", "_models.py")
 CLASS_CACHE = "class-table-cache"
+#: The classes of seven cards up to suit renaming and equal strengths (the class table's size).
+SEVEN_CARD_CLASSES = 829_504
 
 
 @functools.cache
@@ -97,9 +99,18 @@ def _cached_class_table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
             keys, reps = arrays.get("keys"), arrays.get("reps")
             if (keys is None or reps is None or set(arrays) != {"keys", "reps"}
                     or keys.dtype != np.int64 or reps.dtype != np.int8
-                    or reps.shape != (len(keys), 7) or not (np.diff(keys) > 0).all()
+                    or reps.shape != (SEVEN_CARD_CLASSES, 7) or keys.shape != (len(reps),)
+                    or not (np.diff(keys) > 0).all()
                     or int(reps.min(initial=0)) < 0 or int(reps.max(initial=0)) > 52):
                 raise FileError(f"{str(path)!r} does not hold the class table")
+            # what it means: each representative is a hand of the class its key names
+            # (distinct, sorted keys, as many as there are classes: every class once)
+            try:
+                same = bool((_keys(reps) == keys).all())
+            except AsiaPokerError:
+                same = False
+            if not same:
+                raise FileError(f"{str(path)!r}: its representatives are not of their classes")
             return keys, reps.astype(np.int64)
         except FileError as exc:
             warnings.warn(f"rebuilding the class-table cache: {exc}", stacklevel=4)

@@ -12,6 +12,7 @@ a file crafted to pass the checksum cannot make the core read out of bounds.
 
 from __future__ import annotations
 
+import functools
 import os
 import warnings
 from collections.abc import Callable
@@ -122,38 +123,147 @@ def build_dealer_model(triples: Triples, a234_low: int) -> _core.DealerModel:
     return _core.DealerModel(a234_low, **dealer_model_arrays(triples, a234_low))
 
 
-def _check(arrays: dict[str, npt.NDArray[Any]]) -> None:
-    """Raise FileError unless the arrays have the model's names, types and index ranges."""
-    dtypes = {"triple_high": np.int32, "triple_medium": np.int16, "triple_low": np.int8,
-              "rank_pairs": np.uint8, "rank_joker": np.uint8, "rank_triple": np.int32,
-              "flush_ranks": np.uint16, "flush_others": np.uint8, "flush_joker": np.uint8,
-              "flush_triples": np.int32, "double_ranks1": np.uint16, "double_ranks2": np.uint16,
-              "double_triples": np.int32, "medium_values": np.int32, "low_values": np.int32}
-    if set(arrays) != set(_core.MODEL_ARRAYS) or any(
-            arrays[k].dtype != np.dtype(t) for k, t in dtypes.items()):
-        raise FileError("not the arrays of a dealer model")
+#: The dealer model's layout, described once: each array's name, dtype and width (0 for a
+#: plain vector), in the order of ``_core.MODEL_ARRAYS``; ``_core/dealer.pxd`` says what each
+#: holds.  The checks of a cached model below are derived from it.
+MODEL_LAYOUT: tuple[tuple[str, type[np.generic], int], ...] = (
+    ("triple_high", np.int32, 0), ("triple_medium", np.int16, 0), ("triple_low", np.int8, 0),
+    ("rank_pairs", np.uint8, 7), ("rank_joker", np.uint8, 0), ("rank_triple", np.int32, 0),
+    ("flush_ranks", np.uint16, 0), ("flush_others", np.uint8, 3), ("flush_joker", np.uint8, 0),
+    ("flush_triples", np.int32, 2), ("double_ranks1", np.uint16, 0),
+    ("double_ranks2", np.uint16, 0), ("double_triples", np.int32, 4),
+    ("medium_values", np.int32, 0), ("low_values", np.int32, 0))
+#: Arrays that must have one length: the triples, the rank classes, the flush entries, the
+#: two-flush entries.
+_SAME_LENGTH = (("triple_high", "triple_medium", "triple_low"),
+                ("rank_pairs", "rank_joker", "rank_triple"),
+                ("flush_ranks", "flush_others", "flush_joker", "flush_triples"),
+                ("double_ranks1", "double_ranks2", "double_triples"))
+#: Rank classes read back and compared with the way's own triples, per cached model.
+_SAMPLED_CLASSES = 64
+#: Flush entries whose rank triple is checked against their rank class, per cached model.
+_SAMPLED_ENTRIES = 4096
+#: Hands a cached model is solved on (full deck): their totals must be C(46, 7) and no count
+#: may exceed it.  One plain hand, one with four spades and the joker.
+_CHECK_HANDS = np.array([[0, 5, 10, 15, 20, 25, 30], [3, 7, 11, 15, 40, 44, 52]], dtype=np.int8)
+
+
+_POW5 = 5 ** np.arange(13, dtype=np.int64)
+#: A 13-bit rank mask's key (one of each rank) and a packed (rank * 4 + count) byte's key.
+_MASK_KEY = ((np.arange(1 << 13)[:, None] >> np.arange(13)) & 1) @ _POW5
+_PACKED_KEY = np.r_[0, [(b % 4) * _POW5[b // 4] for b in range(1, 52)]].astype(np.int64)
+
+
+@functools.cache
+def _rank_layout() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8],
+                            list[npt.NDArray[np.int64]], list[npt.NDArray[np.int64]]]:
+    """The rank classes' packed counts and joker flags as every model lays them out, the
+    multisets they come from (without, then with the joker) and their base-5 count keys."""
+    ms = [multisets(7, 4), multisets(6, 4)]
+    pairs = np.concatenate([_packed_counts(m, 7, 5) for m in ms])
+    joker = np.concatenate([np.zeros(len(ms[0]), np.uint8), np.ones(len(ms[1]), np.uint8)])
+    return pairs, joker, ms, [rank_counts(m) @ _POW5 for m in ms]
+
+
+def _check(arrays: dict[str, npt.NDArray[Any]], a234_low: int, triples: Triples) -> None:
+    """Raise FileError unless ``arrays`` mean a dealer model of this way: the layout's names,
+    dtypes and widths; one length per group; index ranges; the strength values of these
+    rules; triples strictly sorted (as built) and each a legal setting; the rank classes laid
+    out as every model lays them; the joker's classes and entries last (the core reads them
+    as a tail); and a sample of rank classes set as ``triples`` sets them."""
+    if set(arrays) != {name for name, _, _ in MODEL_LAYOUT}:
+        raise FileError("not the arrays of a dealer model (names)")
+    for name, dtype, width in MODEL_LAYOUT:
+        a = arrays[name]
+        if a.dtype != np.dtype(dtype) or a.ndim != (2 if width else 1) or (
+                width and a.shape[1] != width):
+            raise FileError(f"array {name} is {a.dtype} {a.shape}, not {np.dtype(dtype)} "
+                            f"{'n x ' + str(width) if width else 'n'}")
+    for group in _SAME_LENGTH:
+        if len({len(arrays[k]) for k in group}) != 1:
+            raise FileError(f"arrays {', '.join(group)} differ in length")
     n = len(arrays["triple_high"])
-    shapes = {"rank_pairs": 7, "flush_others": 3, "flush_triples": 2, "double_triples": 4}
-    ranges = [("triple_medium", 0, 91), ("triple_low", 0, 13), ("rank_pairs", 0, 65),
-              ("rank_triple", 0, n), ("flush_others", 0, 52), ("flush_triples", 0, n),
-              ("double_triples", 0, n), ("flush_ranks", 0, 1 << 13), ("double_ranks1", 0, 1 << 13),
+    ranges = [("triple_medium", 0, 91), ("triple_low", 0, 13), ("rank_triple", 0, n),
+              ("flush_others", 0, 52), ("flush_triples", 0, n), ("double_triples", 0, n),
+              ("flush_ranks", 0, 1 << 13), ("double_ranks1", 0, 1 << 13),
               ("double_ranks2", 0, 1 << 13)]
-    ok = (all(arrays[k].ndim == 2 and arrays[k].shape[1] == w for k, w in shapes.items())
-          and len(arrays["triple_medium"]) == len(arrays["triple_low"]) == n
-          and len(arrays["rank_pairs"]) == len(arrays["rank_joker"]) == len(arrays["rank_triple"])
-          and len(arrays["flush_ranks"]) == len(arrays["flush_others"])
-          == len(arrays["flush_joker"]) == len(arrays["flush_triples"])
-          and len(arrays["double_ranks1"]) == len(arrays["double_ranks2"])
-          == len(arrays["double_triples"])
-          and len(arrays["medium_values"]) == 91 and len(arrays["low_values"]) == 13
-          # the classes and entries with the joker come last (the core reads them as a tail)
-          and all(bool((np.diff((arrays[k] != 0).astype(np.int8)) >= 0).all())
-                  for k in ("rank_joker", "flush_joker"))
-          and all(arrays[k].size == 0 or (int(arrays[k].min()) >= lo
-                                          and int(arrays[k].max()) < hi)
-                  for k, lo, hi in ranges))
-    if not ok:
-        raise FileError("the arrays are not a dealer model's (shapes or index ranges)")
+    for k, lo, hi in ranges:
+        a = arrays[k]
+        if a.size and (int(a.min()) < lo or int(a.max()) >= hi):
+            raise FileError(f"array {k} holds an index outside {lo}..{hi - 1}")
+    medium_values = np.unique(_core.table_view(2, a234_low)).astype(np.int32)
+    low_values = np.unique(_core.table_view(1, a234_low)).astype(np.int32)
+    if not (np.array_equal(arrays["medium_values"], medium_values)
+            and np.array_equal(arrays["low_values"], low_values)):
+        raise FileError("the medium and low strength values are not these rules' ")
+    th = arrays["triple_high"].astype(np.int64)
+    tm = medium_values[arrays["triple_medium"]].astype(np.int64)
+    tl = low_values[arrays["triple_low"]].astype(np.int64)
+    keys = (th << 40) | (tm << 20) | tl
+    if n == 0 or not (np.diff(keys) > 0).all():
+        raise FileError("the dealer's triples are not strictly sorted")
+    if not ((th > tm) & (tm > tl)).all():
+        raise FileError("a dealer triple is not a legal setting (high > medium > low)")
+    pairs, joker, ms, ms_keys = _rank_layout()
+    if not (np.array_equal(arrays["rank_pairs"], pairs)
+            and np.array_equal(arrays["rank_joker"], joker)):
+        raise FileError("the rank classes are not laid out as a dealer model's")
+    for k in ("rank_joker", "flush_joker"):
+        if not (np.diff((arrays[k] != 0).astype(np.int8)) >= 0).all():
+            raise FileError(f"array {k}: the joker's entries are not last")
+    # a flush entry's second triple is its rank class's: F + O, with its joker flag
+    # (on a sample of the entries, spread over the whole list)
+    rng = np.random.default_rng(0)
+    n_flush = len(arrays["flush_ranks"])
+    some = np.sort(rng.choice(n_flush, min(n_flush, _SAMPLED_ENTRIES), replace=False))
+    keys_fo = (_MASK_KEY[arrays["flush_ranks"][some]]
+               + _PACKED_KEY[arrays["flush_others"][some]].sum(1))
+    cls = _class_index(keys_fo, arrays["flush_joker"][some] != 0, ms_keys)
+    if (cls < 0).any() or not np.array_equal(arrays["rank_triple"][np.maximum(cls, 0)],
+                                             arrays["flush_triples"][some, 1]):
+        raise FileError("a flush entry's rank triple is not its rank class's")
+    base = 0
+    for with_joker_, m in zip((False, True), ms, strict=True):
+        idx = np.sort(rng.choice(len(m), _SAMPLED_CLASSES // 2, replace=False))
+        want = np.asarray(triples(rank_rep(m[idx], with_joker_)), dtype=np.int64)
+        t = arrays["rank_triple"][base + idx]
+        got = np.stack([th[t], tm[t], tl[t]], axis=1)
+        if not np.array_equal(got, want):
+            raise FileError("its rank classes are not set as this way sets them")
+        base += len(m)
+
+
+def _class_index(keys: npt.NDArray[np.int64], joker: npt.NDArray[np.bool_],
+                 ms_keys: list[npt.NDArray[np.int64]]) -> npt.NDArray[np.int64]:
+    """The rank class (index into the model's rank classes) of each row's base-5 count key
+    with its joker flag, or -1 where there is none (the multisets are sorted, so their keys
+    increase)."""
+    out = np.full(len(keys), -1, dtype=np.int64)
+    base = 0
+    for j, k in enumerate(ms_keys):
+        order = np.argsort(k)
+        rows = np.flatnonzero(joker == bool(j))
+        pos = np.minimum(np.searchsorted(k[order], keys[rows]), len(k) - 1)
+        found = k[order][pos] == keys[rows]
+        out[rows[found]] = base + order[pos[found]]
+        base += len(k)
+    return out
+
+
+def _check_solves(model: _core.DealerModel) -> None:
+    """Raise FileError unless ``model`` counts C(46, 7) dealer hands against full-deck hands
+    and no split beats more than that, on either side."""
+    from math import comb
+    total = comb(46, 7)
+    for side in (0, 1):
+        out = np.empty((len(_CHECK_HANDS), 105), dtype=np.int64)
+        totals = np.empty(len(_CHECK_HANDS), dtype=np.int64)
+        if model.solve_rows(_CHECK_HANDS, out, totals, side) != -1:  # pragma: no cover
+            raise FileError("the check hands were refused")
+        if not ((totals == total).all() and (out >= 0).all() and (out <= total).all()):
+            raise FileError(f"a full-deck solve counts {int(totals.min()):,} to "
+                            f"{int(totals.max()):,} dealer hands (not {total:,}) or a split "
+                            f"beats more than there are")
 
 
 def cached_model(way_key: tuple[str, Any], a234_low: int, triples: Triples
@@ -170,10 +280,16 @@ def cached_model(way_key: tuple[str, Any], a234_low: int, triples: Triples
     if path.exists():
         try:
             _, arrays = _files.read(path, MODEL_CACHE, identity)
-            _check(arrays)
-            return _core.DealerModel(a234_low, **arrays)
+            _check(arrays, a234_low, triples)
+            try:
+                model = _core.DealerModel(a234_low, **arrays)
+            except (TypeError, ValueError) as exc:      # pragma: no cover - _check is stricter
+                raise FileError(f"not a dealer model: {exc}") from None
+            _check_solves(model)
+            return model
         except FileError as exc:
-            warnings.warn(f"rebuilding the dealer-model cache: {exc}", stacklevel=3)
+            warnings.warn(f"rebuilding the dealer-model cache {str(path)!r}: {exc}",
+                          stacklevel=3)
     arrays = dealer_model_arrays(triples, a234_low)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
