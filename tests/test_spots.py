@@ -69,13 +69,13 @@ def test_six_spots_and_known_cards():
 @pytest.mark.parametrize(("hands", "words"), [
     ([A], "2 to 6 hands"),
     (A, "2 to 6 hands"),
-    ([A, "As Kh Qc Qd 5c 5h 3d"], "spot 1: As is also in spot 0"),
-    ([A, B, "2c 3c 4c 5c 6c"], "spot 2's seven-card hand needs 7 cards"),
+    ([A, "As Kh Qc Qd 5c 5h 3d"], "spot 2: As is also in spot 1"),
+    ([A, B, "2c 3c 4c 5c 6c"], "spot 3's seven-card hand needs 7 cards"),
 ])
 def test_bad_spots(hands, words):
     with pytest.raises(ValueError, match=words):
         solve_spots(hands)
-    with pytest.raises(KnownCardError, match="dead card Js is in spot 1"):
+    with pytest.raises(KnownCardError, match="dead card Js is in spot 2"):   # from 1, as output
         solve_spots([A, B], dead="Js")
 
 

@@ -118,7 +118,7 @@ def _cached_class_table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         _files.write(path, CLASS_CACHE, identity, {"keys": keys, "reps": reps.astype(np.int8)})
-    except OSError as exc:
+    except (OSError, FileError) as exc:
         warnings.warn(f"could not write the class-table cache {path}: {exc}", stacklevel=4)
     return keys, reps
 
@@ -287,7 +287,7 @@ def save_cached(path: Path, kind: str, identity: dict[str, Any],
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         _files.write(path, kind, identity, {"splits": splits})
-    except OSError as exc:
+    except (OSError, FileError) as exc:
         warnings.warn(f"could not write the house-way cache {path}: {exc}", stacklevel=3)
 
 

@@ -23,6 +23,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import stat
 import tempfile
 import zipfile
 import zlib
@@ -33,10 +35,11 @@ from typing import IO, Any
 import numpy as np
 import numpy.typing as npt
 
-from .errors import FileError
+from .errors import FileError, FileWriteError
 
-__all__ = ["FORMAT", "MAX_BYTES", "META", "atomic_write", "contents_digest", "little_endian",
-           "read", "read_members", "verify", "write"]
+__all__ = ["FORMAT", "MAX_BYTES", "MAX_DEPTH", "MAX_TEXT", "META", "atomic_write",
+           "contents_digest", "little_endian", "open_regular", "parse_json", "read",
+           "read_bytes", "read_json", "read_members", "verify", "writable_target", "write"]
 
 #: The layout version of these files.
 FORMAT = 2
@@ -45,6 +48,11 @@ META = _META = "__asiapoker__"
 #: The most array bytes a file may declare (the largest the package writes is ~60 MB).
 MAX_BYTES = 1 << 30
 _MAX_META = 1 << 20
+#: The largest text or JSON file the package reads (summaries, cards, run descriptions).
+MAX_TEXT = 64 << 20
+#: The deepest a JSON document the package reads may nest.
+MAX_DEPTH = 64
+_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 _DAMAGE = (zipfile.BadZipFile, zlib.error, OSError, ValueError, EOFError, KeyError,
            UnicodeDecodeError, OverflowError, TypeError)
 
@@ -69,24 +77,149 @@ def contents_digest(arrays: Mapping[str, npt.NDArray[Any]]) -> str:
     return h.hexdigest()
 
 
+def open_regular(path: str | os.PathLike[str], max_bytes: int) -> IO[bytes]:
+    """``path`` opened for reading, only when it is a regular file of at most ``max_bytes``:
+    a FIFO, a device or a directory is a :class:`~asiapoker.errors.FileError` naming it at
+    once (the file is opened without blocking, and checked before a byte is read)."""
+    where = str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(
+            os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise FileError(f"no such file {where!r}") from None
+    except IsADirectoryError:
+        raise FileError(f"{where!r} is a directory, not a file") from None
+    except OSError as exc:
+        raise FileError(f"cannot read {where!r}: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise FileError(f"{where!r} is {_kind_of(st.st_mode)}, not a regular file")
+        if st.st_size > max_bytes:
+            raise FileError(f"{where!r} is {st.st_size:,} bytes, more than such a file can "
+                            f"be ({max_bytes:,})")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _kind_of(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a pipe (FIFO)"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"  # pragma: no cover - every kind is named above
+
+
+def read_bytes(path: str | os.PathLike[str], max_bytes: int = MAX_TEXT) -> bytes:
+    """The whole regular file at ``path`` (:func:`open_regular`'s checks)."""
+    with open_regular(path, max_bytes) as f:
+        data = f.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise FileError(f"{str(path)!r} grew past {max_bytes:,} bytes while it was read")
+    return data
+
+
+def read_json(path: str | os.PathLike[str], what: str = "JSON file",
+              max_bytes: int = MAX_TEXT) -> Any:
+    """The JSON document in the regular file at ``path``: the one decoder of every JSON file
+    the package reads.  Not UTF-8, not JSON, nested too deeply (or too large) is a
+    :class:`~asiapoker.errors.FileError` naming the file and ``what`` it should be."""
+    return parse_json(read_bytes(path, max_bytes), f"{what} {str(path)!r}")
+
+
+def parse_json(data: bytes | str, where: str) -> Any:
+    """JSON text (bytes must be UTF-8) decoded, or a :class:`~asiapoker.errors.FileError`
+    naming ``where``; the document may nest at most :data:`MAX_DEPTH` deep."""
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+    except UnicodeDecodeError as exc:
+        raise FileError(f"{where} is not UTF-8 text (byte {exc.start})") from None
+    depth = _max_depth(text)
+    if depth > MAX_DEPTH:
+        raise FileError(f"{where} nests {depth:,} levels deep (at most {MAX_DEPTH})")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise FileError(f"{where} is not JSON: {exc}"[:300]) from None
+
+
+def _max_depth(text: str) -> int:
+    """How deep brackets nest in JSON text (strings skipped), counted without recursion."""
+    depth = best = 0
+    for m in _JSON_TOKENS.finditer(text):
+        t = m.group()
+        if t in "[{":
+            depth += 1
+            best = max(best, depth)
+        elif t in "]}":
+            depth -= 1
+    return best
+
+
+def writable_target(path: str | os.PathLike[str]) -> tuple[Path, bool]:
+    """Where writing ``path`` goes, checked before anything is written: (the file, whether
+    to write through it).  A symlink is followed to the file it names (the link stays); a
+    character device (such as /dev/null) is written through, never replaced; a directory, a
+    pipe, a socket or a block device is a :class:`~asiapoker.errors.FileError` naming it."""
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        return target, False
+    except OSError as exc:
+        raise FileError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+    if stat.S_ISREG(st.st_mode):
+        return target, False
+    if stat.S_ISCHR(st.st_mode):
+        return target, True
+    raise FileError(f"cannot write {str(path)!r}: it is {_kind_of(st.st_mode)}, not a "
+                    f"regular file")
+
+
 def atomic_write(path: str | os.PathLike[str], data: bytes | None = None,
                  arrays: Mapping[str, npt.NDArray[Any]] | None = None,
                  compress: bool = False) -> None:
     """Write ``data`` (or ``arrays`` as an .npz) to ``path`` whole or not at all: a temporary
-    file in the same folder, renamed into place; nothing is left behind on failure."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}-", suffix=".tmp")
+    file in the same folder, renamed into place; nothing is left behind on failure.  A path
+    that is not a regular file is never replaced (:func:`writable_target`).  A failed write
+    (a full disk, a folder that is not there) is a
+    :class:`~asiapoker.errors.FileWriteError` naming the file."""
+    target, through = writable_target(path)
+    if through:
+        try:
+            with open(target, "wb") as f:
+                _put(f, data, arrays, compress)
+        except OSError as exc:
+            raise FileWriteError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+        return
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}-", suffix=".tmp")
+    except OSError as exc:
+        raise FileWriteError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as f:
-            if arrays is not None:
-                (np.savez_compressed if compress else np.savez)(f, **arrays)  # type: ignore[arg-type]
-            else:
-                f.write(data or b"")
+            _put(f, data, arrays, compress)
         os.chmod(tmp, 0o644)                 # readable like any other file (mkstemp: 0600)
         os.replace(tmp, target)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise FileWriteError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _put(f: IO[bytes], data: bytes | None, arrays: Mapping[str, npt.NDArray[Any]] | None,
+         compress: bool) -> None:
+    if arrays is not None:
+        (np.savez_compressed if compress else np.savez)(f, **arrays)  # type: ignore[arg-type]
+    else:
+        f.write(data or b"")
 
 
 def write(path: str | os.PathLike[str], kind: str, identity: Any,
@@ -141,7 +274,8 @@ def read_members(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES
     it is read; :class:`~asiapoker.errors.FileError` naming the file when anything is off."""
     where = str(path)
     try:
-        with zipfile.ZipFile(path) as z:
+        with open_regular(path, max_bytes + _MAX_META + (1 << 20)) as raw, \
+                zipfile.ZipFile(raw) as z:
             infos = z.infolist()
             if sum(i.file_size for i in infos) > max_bytes + _MAX_META + 4096 * len(infos):
                 raise ValueError("larger than such a file can be")

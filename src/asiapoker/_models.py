@@ -32,6 +32,7 @@ from ._classes import (
     with_joker,
 )
 from ._compile import cache_path, code_digest, default_cache_dir
+from ._validate import run_kernel
 from .errors import FileError
 
 __all__ = ["MODEL_CACHE", "build_dealer_model", "cached_model", "dealer_model_arrays"]
@@ -258,8 +259,7 @@ def _check_solves(model: _core.DealerModel) -> None:
     for side in (0, 1):
         out = np.empty((len(_CHECK_HANDS), 105), dtype=np.int64)
         totals = np.empty(len(_CHECK_HANDS), dtype=np.int64)
-        if model.solve_rows(_CHECK_HANDS, out, totals, side) != -1:  # pragma: no cover
-            raise FileError("the check hands were refused")
+        run_kernel(model.solve_rows, _CHECK_HANDS, "check hands", out, totals, side)
         if not ((totals == total).all() and (out >= 0).all() and (out <= total).all()):
             raise FileError(f"a full-deck solve counts {int(totals.min()):,} to "
                             f"{int(totals.max()):,} dealer hands (not {total:,}) or a split "
@@ -294,6 +294,6 @@ def cached_model(way_key: tuple[str, Any], a234_low: int, triples: Triples
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         _files.write(path, MODEL_CACHE, identity, arrays)
-    except OSError as exc:
+    except (OSError, FileError) as exc:
         warnings.warn(f"could not write the dealer-model cache {path}: {exc}", stacklevel=3)
     return _core.DealerModel(a234_low, **arrays)

@@ -106,10 +106,10 @@ class RunDir:
             (self.path / "chunks").mkdir(parents=True, exist_ok=True)
             _create_once(meta, json.dumps(self.params, indent=1, sort_keys=True).encode())
         try:
-            old = json.loads(meta.read_text())
+            old = _files.read_json(meta, "run description")
             if not isinstance(old, dict):
                 raise ValueError("not a JSON object")
-        except (OSError, ValueError) as exc:
+        except ValueError as exc:
             raise RunError(f"{meta} is not a run description: {exc}") from None
         diff = [k for k in sorted(set(old) | set(self.params))
                 if old.get(k) != self.params.get(k)]
@@ -229,11 +229,11 @@ def read_summary(path: str | os.PathLike[str]) -> dict[str, Any]:
     """A summary written by :func:`write_summary`, verified: a damaged or foreign file is a
     :class:`RunError` naming it."""
     where = str(path)
+    if not os.path.lexists(path):
+        raise RunError(f"no analysis summary at {where!r}")
     try:
-        data = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise RunError(f"no analysis summary at {where!r}") from None
-    except (OSError, ValueError) as exc:
+        data = _files.read_json(path, "analysis summary")
+    except ValueError as exc:
         raise RunError(f"{where!r} is not an analysis summary: {exc}") from None
     if not isinstance(data, dict) or data.get("kind") != SUMMARY_KIND:
         raise RunError(f"{where!r} is not an analysis summary asiapoker wrote")

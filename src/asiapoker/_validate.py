@@ -20,11 +20,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .cards import card_of
+from .cards import card_of, to_ids
 from .errors import AsiaPokerError, CardError, DuplicateCardError, HandSizeError, StrategyError
 
 __all__ = ["as_card_array", "bad_row_error", "call_user", "index_array", "raise_bad_row",
-           "run_kernel", "whole_number"]
+           "read_rows", "run_kernel", "whole_number"]
 
 # the integer types the core's kernels take without a copy
 _KERNEL_DTYPES = (np.int8, np.uint8, np.int16, np.int32, np.int64)
@@ -43,8 +43,15 @@ def whole_number(value: Any, what: str, lo: int = 1, hi: int | None = None,
 def as_card_array(hands: Any, width: int | tuple[int, ...], what: str) -> npt.NDArray[Any]:
     """An n x width C-contiguous integer array of card ids, or a clear error (the rows are
     checked by the core's kernels, which return the first bad row: see :func:`checked`).
-    Read-only, memory-mapped and big-endian arrays are taken."""
-    arr = np.asarray(hands)
+    Read-only, memory-mapped and big-endian arrays are taken; any other iterable of rows (a
+    list, tuple, iterator, generator or ``map``) is read once, whole, and rows may be text
+    (``"As Kd 7h 7c Jk 2s 9d"``)."""
+    try:
+        arr = np.asarray(read_rows(hands, width, what))
+    except ValueError as exc:            # numpy: rows of different lengths
+        if isinstance(exc, AsiaPokerError):
+            raise
+        raise HandSizeError(f"{what}: rows of different lengths ({exc})"[:300]) from None
     if arr.dtype.kind not in "iu":
         raise CardError(f"{what} must be an integer array of card ids 0..52, got dtype {arr.dtype}")
     if arr.ndim == 1 and isinstance(width, int) and width == 1:
@@ -60,6 +67,33 @@ def as_card_array(hands: Any, width: int | tuple[int, ...], what: str) -> npt.ND
             raise CardError(f"{what} holds a card id outside 0..52")
         arr = arr.astype(np.int64)
     return np.ascontiguousarray(arr)
+
+
+def read_rows(hands: Any, width: int | tuple[int, ...], what: str) -> Any:
+    """``hands`` as an array or a list: an iterable other than an array is read once, whole
+    (so an iterator or generator is either taken in full or refused), rows given as text
+    become card ids, and an empty one is an n x width array with n = 0."""
+    if isinstance(hands, np.ndarray):
+        return hands
+    if hands is None or isinstance(hands, (str, bytes, int, float)):
+        raise CardError(f"{what} must be rows of cards (an n x 7 array of card ids, or a list "
+                        f"of rows), got {hands!r}"[:300])
+    try:
+        rows = list(hands)
+    except TypeError:
+        raise CardError(f"{what} must be rows of cards (an array, or a list of rows), got "
+                        f"{type(hands).__name__}") from None
+    if not rows:
+        return np.zeros((0, width if isinstance(width, int) else width[0]), dtype=np.int8)
+    if any(isinstance(r, str) for r in rows):
+        out = []
+        for i, r in enumerate(rows):
+            try:
+                out.append(to_ids(r, what=f"{what} row {i}") if isinstance(r, str) else r)
+            except CardError as exc:
+                raise type(exc)(f"{what} row {i}: {exc}") from None
+        return out
+    return rows
 
 
 def bad_row_error(arr: npt.NDArray[Any], row: int, what: str) -> CardError:

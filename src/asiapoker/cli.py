@@ -20,12 +20,13 @@ from typing import Any, NoReturn
 import numpy as np
 
 from . import __version__
+from ._files import read_bytes
 from .analysis import Analysis, Estimate, analyze, exploitability
 from .bonus import PayTable, bonus_hand, bonus_odds
 from .card_page import write_card
 from .card_search import generate
 from .equilibrium import Iteration, best_response, equilibrium
-from .errors import AsiaPokerError, HouseWayError, UsageError
+from .errors import AsiaPokerError, FileError, HouseWayError, UsageError
 from .house_way import DEFAULT_WAY, STORED_WAYS, HouseWay
 from .pricing import price
 from .rack import RackCard
@@ -469,9 +470,9 @@ def cmd_serve(args: argparse.Namespace) -> None:
 
 def _load_card(path: str) -> Any:
     try:
-        text = Path(path).read_text()
-    except OSError as exc:
-        raise AsiaPokerError(f"cannot read the card {path!r}: {exc.strerror or exc}") from None
+        text = read_bytes(path)
+    except FileError as exc:
+        raise FileError(f"cannot read the card: {exc}") from None
     return card_from_json(text)
 
 

@@ -8,6 +8,7 @@ __all__ = [
     "CardError",
     "DuplicateCardError",
     "FileError",
+    "FileWriteError",
     "HandSizeError",
     "HouseWayError",
     "IllegalSettingError",
@@ -76,6 +77,11 @@ class StrategyError(WagerError):
 class FileError(AsiaPokerError):
     """A file that cannot be used: missing, unreadable, damaged (its checksum fails), too
     large, or written for something else (its recorded identity does not match the call)."""
+
+
+class FileWriteError(FileError):
+    """A file that could not be written (a full disk, a missing or read-only folder); the
+    message names the file."""
 
 
 class RunError(AsiaPokerError):

@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .cards import CardsLike, card_of, to_ids
+from .cards import _SPLIT, Card, CardsLike, card_of, to_ids
 from .errors import CardError, KnownCardError
 
-__all__ = ["MAX_DEAD", "dealer_hands", "known_cards", "known_rows", "per_row"]
+__all__ = ["MAX_DEAD", "KnownSpec", "dealer_hands", "known_cards", "known_rows", "read_known"]
 
 #: The most dead cards a solve takes: 53 - 7 (the hand) - 7 (the dealer's).
 MAX_DEAD = 39
@@ -89,54 +89,110 @@ def _ids(cards: Any, label: str) -> tuple[int, ...]:
         raise type(exc)(f"{label}: {exc}") from None
 
 
-def per_row(spec: Any) -> bool:
-    """Whether ``spec`` gives known cards per row (an n x w array, or a list of lists or
-    tuples) rather than one list for every row."""
-    if isinstance(spec, np.ndarray):
-        return spec.ndim == 2
-    return isinstance(spec, (list, tuple)) and any(
-        isinstance(x, (list, tuple, np.ndarray)) for x in spec)
+#: Known cards read once (:func:`read_known`): none, one list for every row, or an n x w
+#: int8 array of each row's cards padded with -1.
+KnownSpec = None | tuple[int, ...] | npt.NDArray[np.int8]
 
 
-def _rows(spec: Any, n: int, what: str) -> npt.NDArray[np.int8]:
-    """``spec`` as an n x w int8 array padded with -1: None (no cards), one list of cards for
-    every row (text, or a list of cards), or one list per row (an n x w integer array padded
-    with -1, or a list of n lists or tuples)."""
+def _is_card(x: Any) -> bool:
+    return isinstance(x, (str, np.integer)) or (isinstance(x, int) and not isinstance(x, bool))
+
+
+def read_known(spec: Any, what: str) -> KnownSpec:
+    """Known cards (``what``: "dead" or "dealer") read once, whole, into their final form, by
+    one rule:
+
+    - None: no cards;
+    - text (``"Qh 3c"``), or a flat collection whose every item is one card (a ``Card``, an
+      id, a one-card string): one list for every row;
+    - a 2-D integer array (padded with -1), or a collection whose every item is a list, tuple
+      or 1-D array of cards: one list per row.
+
+    Any iterable is read once (an iterator, generator or ``map`` is taken whole), and a
+    collection that mixes cards and lists is refused: a
+    :class:`~asiapoker.errors.KnownCardError` naming the item.
+
+    >>> read_known(["Qh", "3c"], "dead"), read_known(iter([50, 51]), "dead")
+    ((42, 1), (50, 51))
+    >>> read_known([["Qh"], ("3c", "Ah")], "dead").tolist()
+    [[42, -1], [1, 50]]
+    >>> read_known(["Qs 4h", ["Ah"]], "dead")
+    Traceback (most recent call last):
+    ...
+    asiapoker.errors.KnownCardError: dead cards mix a card (item 0, 'Qs 4h') and a list ...
+    """
     if spec is None:
-        return np.full((n, 1), -1, dtype=np.int8)
+        return None
+    if isinstance(spec, str):
+        return _ids(spec, f"{what} cards")
     if isinstance(spec, np.ndarray) and spec.ndim == 2:
-        spec = np.asarray(spec)
-        if spec.dtype.kind not in "iu":
-            raise KnownCardError(f"{what} must be an integer array of card ids (-1 for none), "
-                                 f"got dtype {spec.dtype}")
-        if len(spec) != n:
-            raise KnownCardError(f"{what} needs one row per hand ({n}), got {len(spec)}")
-        bad = np.argwhere((spec < -1) | (spec > 52))
-        if len(bad):
-            i, j = (int(x) for x in bad[0])
-            raise KnownCardError(f"{what} row {i}: card id {int(spec[i, j])} is outside 0..52 "
-                                 f"(-1 for none)")
-        arr = -np.sort(-spec.astype(np.int8), axis=1)       # the cards first, then -1
-        twice = np.argwhere((arr[:, 1:] == arr[:, :-1]) & (arr[:, 1:] >= 0))
-        if len(twice):
-            i, j = (int(x) for x in twice[0])
-            raise KnownCardError(f"{what} row {i}: card {_names([arr[i, j]])} named twice")
-        width = max(1, int((arr >= 0).sum(1).max(initial=0)))
-        return np.ascontiguousarray(arr[:, :width]) if arr.shape[1] else np.full(
-            (n, 1), -1, np.int8)
-    if not per_row(spec):
-        ids = _ids(spec, f"{what} cards")
-        out = np.full((n, max(1, len(ids))), -1, dtype=np.int8)
-        out[:, :len(ids)] = ids
-        return out
-    rows = list(spec)
-    if len(rows) != n:
-        raise KnownCardError(f"{what} needs one list of cards per hand ({n}), got {len(rows)}")
-    lists = [_ids(r, f"{what} row {i}") for i, r in enumerate(rows)]
-    out = np.full((n, max([1, *map(len, lists)])), -1, dtype=np.int8)
-    for i, ids in enumerate(lists):
+        return _array_rows(spec, what)
+    if isinstance(spec, np.ndarray) and spec.ndim != 1:
+        raise KnownCardError(f"{what} cards must be one list, or one list per row (a 2-D "
+                             f"array), got an array of shape {spec.shape}")
+    try:
+        items = list(spec)
+    except TypeError:
+        raise KnownCardError(f"{what} cards must be text, a list of cards or one list per "
+                             f"row, got {spec!r}"[:300]) from None
+    cards = [i for i, x in enumerate(items) if _is_card(x) or isinstance(x, Card)]
+    lists = [i for i, x in enumerate(items) if isinstance(x, (list, tuple, np.ndarray))]
+    if cards and lists:
+        c, k = cards[0], lists[0]
+        raise KnownCardError(f"{what} cards mix a card (item {c}, {items[c]!r}) and a list "
+                             f"(item {k}): give one list of cards for every row, or one list "
+                             f"per row"[:400])
+    if not lists:
+        for i in cards:
+            if isinstance(items[i], str) and len(_SPLIT.split(items[i].strip())) > 1:
+                raise KnownCardError(f"{what} cards: item {i} ({items[i]!r}) is several cards; "
+                                     f"in a list, each item is one card (one list per row: a "
+                                     f"list of lists)")
+        return _ids(items, f"{what} cards")
+    other = [i for i in range(len(items)) if i not in set(lists)]
+    if other:
+        raise KnownCardError(f"{what} cards per row: item {other[0]} is {items[other[0]]!r}, "
+                             f"not a list of cards"[:300])
+    rows = [_ids(r, f"{what} row {i}") for i, r in enumerate(items)]
+    out = np.full((len(rows), max([1, *map(len, rows)])), -1, dtype=np.int8)
+    for i, ids in enumerate(rows):
         out[i, :len(ids)] = ids
     return out
+
+
+def _array_rows(spec: npt.NDArray[Any], what: str) -> npt.NDArray[np.int8]:
+    """A per-row array of known cards, checked: integer ids, -1 for none, none twice."""
+    if spec.dtype.kind not in "iu":
+        raise KnownCardError(f"{what} must be an integer array of card ids (-1 for none), "
+                             f"got dtype {spec.dtype}")
+    bad = np.argwhere((spec < -1) | (spec > 52))
+    if len(bad):
+        i, j = (int(x) for x in bad[0])
+        raise KnownCardError(f"{what} row {i}: card id {int(spec[i, j])} is outside 0..52 "
+                             f"(-1 for none)")
+    arr = -np.sort(-spec.astype(np.int8), axis=1)       # the cards first, then -1
+    twice = np.argwhere((arr[:, 1:] == arr[:, :-1]) & (arr[:, 1:] >= 0))
+    if len(twice):
+        i, j = (int(x) for x in twice[0])
+        raise KnownCardError(f"{what} row {i}: card {_names([arr[i, j]])} named twice")
+    width = max(1, int((arr >= 0).sum(1).max(initial=0)))
+    if not arr.shape[1]:
+        return np.full((len(arr), 1), -1, np.int8)
+    return np.ascontiguousarray(arr[:, :width])
+
+
+def _rows(spec: KnownSpec, n: int, what: str) -> npt.NDArray[np.int8]:
+    """Known cards read by :func:`read_known` as an n x w int8 array padded with -1."""
+    if spec is None:
+        return np.full((n, 1), -1, dtype=np.int8)
+    if isinstance(spec, tuple):
+        out = np.full((n, max(1, len(spec))), -1, dtype=np.int8)
+        out[:, :len(spec)] = spec
+        return out
+    if len(spec) != n:
+        raise KnownCardError(f"{what} needs one list of cards per hand ({n} lists: one row per "
+                             f"hand), got {len(spec)}")
+    return spec
 
 
 def known_rows(hands: npt.NDArray[Any], dead: Any, dealer: Any
@@ -148,8 +204,8 @@ def known_rows(hands: npt.NDArray[Any], dead: Any, dealer: Any
     :class:`~asiapoker.errors.KnownCardError` naming the row and the card (the rows
     themselves are checked by the core, which names a bad one)."""
     n = len(hands)
-    d = _rows(dead, n, "dead")
-    k = _rows(dealer, n, "dealer")
+    d = _rows(read_known(dead, "dead"), n, "dead")
+    k = _rows(read_known(dealer, "dealer"), n, "dealer")
     # every row at once: bit masks of the hand, dead and dealer cards; the first row that
     # fails is checked again card by card, for its message
     one = np.uint64(1)

@@ -5,7 +5,6 @@ each rule's share of hands and its cost.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ._files import read_json
 from ._runs import RUN_FILE, RunDir, chunk_bounds
 from ._validate import whole_number
 from .analysis import class_groups, player_classes, random_hands
@@ -147,8 +147,10 @@ def price(card: RackCard, way: WayLike = DEFAULT_WAY, rules: Rules | None = None
     if run is not None:
         path = Path(run)
         try:
-            params = json.loads((path / RUN_FILE).read_text())
-        except (OSError, ValueError) as exc:
+            params = read_json(path / RUN_FILE, "run description")
+            if not isinstance(params, dict):
+                raise ValueError("not a JSON object")
+        except ValueError as exc:
             raise AsiaPokerError(f"{path} is not an analyze run: {exc}") from None
         want = {"way": w.name, "player": f"strategy:{card.name}", "rules": r.to_dict()}
         for k, v in want.items():

@@ -38,9 +38,9 @@ from . import _core
 from ._models import cached_model
 from ._validate import as_card_array, run_kernel, whole_number
 from .cards import CardsLike, card_of, to_ids
-from .errors import AsiaPokerError
+from .errors import AsiaPokerError, KnownCardError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, house_way_splits, resolve_way
-from .known import known_cards, known_rows, per_row
+from .known import known_cards, known_rows, read_known
 from .rules import Rules, resolve
 from .setting import Setting, splits
 
@@ -534,14 +534,28 @@ def solve_chunks(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = N
                  ) -> Iterator[tuple[int, BatchSolution]]:
     """:func:`solve_many` chunk by chunk: yields ``(first row, BatchSolution)`` for each
     ``chunk`` rows of ``hands`` (an array or a memory map of any length), so memory stays that
-    of one chunk.  A bad row raises when its chunk is reached.  Known cards given per row
-    (an array or a list) are cut into chunks with the rows."""
+    of one chunk.  The arguments are read and checked at the call (an iterable other than
+    an array is read whole); a bad row raises when its chunk is reached.  Known cards given per
+    row (:func:`asiapoker.known.read_known`) are cut into chunks with the rows."""
     whole_number(chunk, "chunk")
+    if not (isinstance(hands, np.ndarray) and hands.ndim == 2):
+        hands = as_card_array(hands, 7, "hands")     # read once, whole (an array streams)
     n = len(hands)
+    specs = {}
+    for what, spec in (("dead", dead), ("dealer", dealer)):
+        specs[what] = read_known(spec, what)            # read once, for every chunk
+        rows = specs[what]
+        if isinstance(rows, np.ndarray) and len(rows) != n:
+            raise KnownCardError(f"{what} needs one list of cards per hand ({n} lists: one "
+                                 f"row per hand), got {len(rows)}")
 
     def part(spec: Any, lo: int) -> Any:
-        return spec[lo:lo + chunk] if per_row(spec) else spec
+        return spec[lo:lo + chunk] if isinstance(spec, np.ndarray) else spec
 
-    for lo in range(0, n, chunk):
-        yield lo, solve_many(hands[lo:lo + chunk], way, rules, workers, dead=part(dead, lo),
-                             dealer=part(dealer, lo), columns=columns, wins_dtype=wins_dtype)
+    def chunks() -> Iterator[tuple[int, BatchSolution]]:
+        for lo in range(0, n, chunk):
+            yield lo, solve_many(hands[lo:lo + chunk], way, rules, workers,
+                                 dead=part(specs["dead"], lo), dealer=part(specs["dealer"], lo),
+                                 columns=columns, wins_dtype=wins_dtype)
+
+    return chunks()

@@ -16,7 +16,7 @@ solved with the other spots' cards dead, and nothing is gained by setting them j
 >>> solve_spots(["As Kd 7h 7c Jk 2s 9d", "As Kh Qc Qd 5c 5h 3d"])
 Traceback (most recent call last):
 ...
-asiapoker.errors.KnownCardError: spot 1: As is also in spot 0
+asiapoker.errors.KnownCardError: spot 2: As is also in spot 1
 """
 
 from __future__ import annotations
@@ -95,19 +95,26 @@ def solve_spots(hands: Sequence[CardsLike], way: WayLike = DEFAULT_WAY,
     everything seen, and the setting best for its hand alone (seeing only ``dead`` and
     ``dealer``), valued over the same hands."""
     w, r = resolve_way(way), resolve(rules)
-    if isinstance(hands, str) or not 2 <= len(hands) <= 6:
-        raise KnownCardError(f"solve_spots takes 2 to 6 hands, got {hands!r}")
-    ids = [to_ids(h, 7, what=f"spot {i}'s seven-card hand") for i, h in enumerate(hands)]
+    try:                                    # read once, whole: an iterator is taken in full
+        given = None if isinstance(hands, str) else list(hands)
+    except TypeError:
+        given = None
+    if given is None or not 2 <= len(given) <= 6:
+        got = f"{len(given)} hands" if given is not None else repr(hands)
+        raise KnownCardError(f"solve_spots takes 2 to 6 hands, got {got}"[:300])
+    ids = [to_ids(h, 7, what=f"spot {i + 1}'s seven-card hand") for i, h in enumerate(given)]
     seen: dict[int, int] = {}
     for i, spot in enumerate(ids):
         for c in spot:
             if c in seen:
-                raise KnownCardError(f"spot {i}: {card_of(c)} is also in spot {seen[c]}")
+                raise KnownCardError(f"spot {i + 1}: {card_of(c)} is also in spot {seen[c] + 1}")
             seen[c] = i
     extra = () if dead is None else to_ids(dead, what="list")
+    shown = None if dealer is None else to_ids(dealer, what="list")
     for c in extra:
         if c in seen:
-            raise KnownCardError(f"dead card {card_of(c)} is in spot {seen[c]}")
+            raise KnownCardError(f"dead card {card_of(c)} is in spot {seen[c] + 1}")
+    dealer = shown
     spots, alone = [], []
     for i, spot in enumerate(ids):
         others = [c for j, s in enumerate(ids) if j != i for c in s]

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ._files import parse_json
 from .errors import HouseWayError
 from .house_way import WayLike, house_way_splits
 from .rack import (
@@ -80,10 +81,10 @@ def card_to_json(card: RackCard) -> str:
         indent=1)
 
 
-def card_from_json(text: str) -> RackCard:
+def card_from_json(text: str | bytes) -> RackCard:
     """A card from :func:`card_to_json`'s text, every rule checked."""
     try:
-        data = json.loads(text)
+        data = parse_json(text, "the card")
         rules = tuple(Rule(s, p, tuple((f, o, v) for f, o, v in conds))
                       for s, p, conds in data["rules"])
         name = data["name"]

@@ -230,11 +230,17 @@ class Table:
         if isinstance(wagers, Mapping):
             for seat, spec in wagers.items():
                 if isinstance(spec, Wager):
+                    if spec.seat != seat:
+                        raise WagerError(f"wagers[{seat!r}] is a wager on seat {spec.seat!r}: "
+                                         f"a dict's key is the seat its wager is on")
                     items.append(spec)
                 elif isinstance(spec, tuple):
                     items.append(Wager(seat, *spec))
                 else:
                     items.append(Wager(seat, spec))
+        elif isinstance(wagers, (str, bytes, Wager)) or not isinstance(wagers, Iterable):
+            raise WagerError(f"wagers must be Wager(seat, amount, bonus) objects (a list) or a "
+                             f"dict of seat: amount, got {wagers!r}"[:300])
         else:
             items = list(wagers)
         out: dict[int, Wager] = {}
@@ -245,6 +251,9 @@ class Table:
                          error=WagerError)
             if w.seat in out:
                 raise WagerError(f"seat {w.seat}: two wagers on one area")
+            if w.player is not None and not isinstance(w.player, str):
+                raise WagerError(f"seat {w.seat}: the player must be a name (text) or None, got "
+                                 f"{w.player!r}"[:300])
             amount = _money(w.amount, f"seat {w.seat}: the wager")
             bonus = _money(w.bonus, f"seat {w.seat}: the bonus wager")
             if bonus * max(self.bonus_table.pays.values()) > MAX_PAYOUT:
@@ -410,7 +419,8 @@ def _text(ids: Iterable[int]) -> list[str]:
 
 
 def _check_strategy(strategy: Any, what: str) -> Strategy:
-    if strategy in ("house-way", "optimal") or callable(strategy):
+    if callable(strategy) or (isinstance(strategy, str) and strategy in ("house-way",
+                                                                         "optimal")):
         return strategy  # type: ignore[no-any-return]
     raise WagerError(f"{what} must be 'house-way', 'optimal' or a function, got {strategy!r}")
 
