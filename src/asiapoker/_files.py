@@ -21,6 +21,7 @@ asiapoker.errors.FileError: ... holds example {"n":3}, not {"n":4}
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import re
@@ -190,10 +191,12 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | None = None,
     (a full disk, a folder that is not there) is a
     :class:`~asiapoker.errors.FileWriteError` naming the file."""
     target, through = writable_target(path)
-    if through:
+    if through:                      # a device cannot seek: the whole file, then one write
+        buffer = io.BytesIO()
+        _put(buffer, data, arrays, compress)
         try:
             with open(target, "wb") as f:
-                _put(f, data, arrays, compress)
+                f.write(buffer.getvalue())
         except OSError as exc:
             raise FileWriteError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
         return

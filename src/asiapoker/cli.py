@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from . import __version__
-from ._files import read_bytes
+from ._files import read_bytes, writable_target
 from .analysis import Analysis, Estimate, analyze, exploitability
 from .bonus import PayTable, bonus_hand, bonus_odds
 from .card_page import write_card
@@ -135,6 +135,10 @@ def _out_file(path: str | None, what: str, make_parent: bool = False) -> None:
         raise AsiaPokerError(f"{what} {path!r} cannot be written: {str(p.parent)!r} is not a "
                              f"directory")
     _out_dir(str(p.parent), f"the folder of {what}")
+    try:
+        writable_target(path)                    # a pipe or a socket: refused now, not after
+    except FileError as exc:
+        raise FileError(f"{what}: {exc}") from None
 
 
 def _rules(args: argparse.Namespace) -> Rules:

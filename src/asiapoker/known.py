@@ -113,9 +113,9 @@ def read_known(spec: Any, what: str) -> KnownSpec:
     :class:`~asiapoker.errors.KnownCardError` naming the item.
 
     >>> read_known(["Qh", "3c"], "dead"), read_known(iter([50, 51]), "dead")
-    ((42, 1), (50, 51))
+    ((42, 4), (50, 51))
     >>> read_known([["Qh"], ("3c", "Ah")], "dead").tolist()
-    [[42, -1], [1, 50]]
+    [[42, -1], [4, 50]]
     >>> read_known(["Qs 4h", ["Ah"]], "dead")
     Traceback (most recent call last):
     ...
