@@ -250,10 +250,10 @@ def test_a_write_never_replaces_a_link_or_a_device(tmp_path, fifo, capsys):
     if null is not None:                              # a copy of /dev/null's node (root)
         way.save(null)
         assert stat.S_ISCHR(os.stat(null).st_mode)
-    with pytest.raises(FileWriteError, match="/dev/full.*No space left on device"):
+    with pytest.raises(FileWriteError, match=r"/dev/full.*No space left on device"):
         way.save("/dev/full")                         # a full disk names its file
     assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
-    with pytest.raises(FileWriteError, match="/dev/full.*No space left on device"):
+    with pytest.raises(FileWriteError, match=r"/dev/full.*No space left on device"):
         ap._runs.write_summary("/dev/full", {"kind": "x"})
 
 
