@@ -369,3 +369,43 @@ def test_page_edges(browser, server):
     assert browser.find_elements(By.CSS_SELECTOR, '#deck button[aria-pressed="true"]') == []
     browser.find_element(By.ID, "clear").click()
     assert "hand=" not in browser.current_url
+
+
+def test_every_error_is_json_with_the_security_headers(client):
+    for method in ("post", "put", "delete"):
+        r = getattr(client, method)("/api/solve")
+        assert r.status_code == 405 and r.headers["content-type"] == "application/json"
+        assert r.json() == {"error": f"method {method.upper()} is not allowed here (GET only)"}
+        assert r.headers["allow"] == "GET, HEAD"
+    for path in ("/nowhere", "/api/solve?hand=x", "/api/solve?" + urlencode({"hand": HAND})):
+        r = client.get(path)
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["content-security-policy"].startswith("default-src 'self'")
+
+
+def test_a_repeated_parameter_is_an_error(client):
+    r = client.get("/api/solve?" + urlencode([("hand", HAND), ("dead", "Ks"), ("dead", "Qh")]))
+    assert r.status_code == 400
+    assert r.json()["error"].startswith("parameter 'dead' given 2 times: give it once")
+
+
+def test_a_costly_request_is_charged_for_its_passes():
+    """Seven shown dealer cards make 2^6 passes: charged so (up to a whole burst), one client
+    cannot spend another's share, and a plain solve of a second client still goes through."""
+    from asiapoker.web import solve_cost
+    assert [solve_cost(k) for k in range(8)] == [1, 1, 2, 4, 8, 16, 32, 64]
+    shown = {"hand": HAND, "dealer": "2c 3c 4c 5c 6c 8c 9c"}
+    with TestClient(create_app(rate=1, burst=8)) as c:
+        first = c.get("/api/solve", params=shown)
+        assert first.status_code == 200 and first.json()["total"] == 1
+        second = c.get("/api/solve", params=shown)
+        assert second.status_code == 429 and "costs 64" in second.json()["error"]
+        assert int(second.headers["retry-after"]) >= 8
+        # the bucket is empty after the costly one: a plain solve waits too
+        assert c.get("/api/solve", params={"hand": HAND}).status_code == 429
+
+
+def test_serve_refuses_an_empty_host(capsys):
+    assert main(["serve", "--host", ""]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "host must name an address" in err

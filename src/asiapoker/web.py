@@ -28,12 +28,14 @@ from typing import Any
 
 from ._validate import whole_number
 from .bonus import PayTable, bonus_hand
+from .cards import to_ids
 from .errors import AsiaPokerError, MissingExtraError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
 from .rules import Rules, resolve
 from .solver import solve
 
-__all__ = ["BUILTIN_WAYS", "REQUEST_TIMEOUT", "create_app", "make_server", "serve"]
+__all__ = ["BUILTIN_WAYS", "REQUEST_TIMEOUT", "create_app", "make_server", "serve",
+           "solve_cost"]
 
 #: The built-in ways the page offers.
 BUILTIN_WAYS = ("standard", "equilibrium", "classic", "medium-first", "high-first")
@@ -55,18 +57,26 @@ class _Bucket:
         self.state: dict[str, tuple[float, float]] = {}
         self.lock = threading.Lock()
 
-    def take(self, client: str) -> bool:
+    def take(self, client: str, cost: float = 1.0) -> bool:
+        """Charge ``client`` ``cost`` solves (at most a whole burst), or refuse."""
+        cost = min(float(self.burst), cost)
         now = time.monotonic()
         with self.lock:
             if len(self.state) > 10_000:               # forget idle clients, bounded memory
                 self.state = {k: v for k, v in self.state.items() if now - v[1] < 60}
             tokens, last = self.state.get(client, (float(self.burst), now))
             tokens = min(float(self.burst), tokens + (now - last) * self.rate)
-            if tokens < 1:
+            if tokens < cost:
                 self.state[client] = (tokens, now)
                 return False
-            self.state[client] = (tokens - 1, now)
+            self.state[client] = (tokens - cost, now)
             return True
+
+
+def solve_cost(n_shown: int) -> int:
+    """What a solve costs, in plain solves: with ``n_shown`` dealer cards shown the core
+    makes 2^(n_shown - 1) passes (inclusion and exclusion over the shown cards)."""
+    return 1 << max(0, n_shown - 1)
 
 
 def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
@@ -77,6 +87,7 @@ def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
     try:
         from starlette.applications import Starlette
         from starlette.concurrency import run_in_threadpool
+        from starlette.exceptions import HTTPException
         from starlette.requests import Request
         from starlette.responses import HTMLResponse, JSONResponse, Response
         from starlette.routing import Route
@@ -89,6 +100,9 @@ def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
     ways.setdefault(default_way.name, default_way)
     bucket = _Bucket(rate, burst)
     slots = asyncio.Semaphore(concurrent)
+    # solves running per client: at most half the slots, so one client never holds them all
+    per_client = max(1, concurrent // 2)
+    running: dict[str, int] = {}
     page = resources.files("asiapoker").joinpath("static/index.html").read_text("utf-8")
     headers = {"Content-Security-Policy": "default-src 'self'; style-src 'self' "
                "'unsafe-inline'; script-src 'self' 'unsafe-inline'; img-src 'self' data:",
@@ -127,6 +141,10 @@ def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
         if unknown:
             return error(400, f"unknown parameter {unknown[0]!r} (hand, way, a234, pays, "
                               f"table, dead, dealer)")
+        twice = sorted(k for k in set(q) if len(q.getlist(k)) > 1)
+        if twice:
+            return error(400, f"parameter {twice[0]!r} given {len(q.getlist(twice[0]))} times: "
+                              f"give it once (several cards in one value, e.g. dead=Ks Qh)")
         hand = q.get("hand", "").strip()
         if not hand:
             return error(400, "no hand: give seven cards, e.g. hand=As Kd 7h 7c Jk 2s 9d")
@@ -140,35 +158,56 @@ def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
             table = PayTable.named(q.get("table", "A"))
         except AsiaPokerError as exc:
             return error(400, str(exc))
-        client = request.client.host if request.client else "?"
-        if not bucket.take(client):
-            return error(429, f"too many requests: at most {rate:g} solves a second",
-                         retry=1 / rate)
+        dead = q.get("dead", "").strip() or None
+        shown = q.get("dealer", "").strip() or None
         try:
-            await asyncio.wait_for(slots.acquire(), timeout=10)
-        except asyncio.TimeoutError:
-            return error(503, "the server is busy; try again", retry=2)
-        try:
-            data = await run_in_threadpool(compute, hand, w, r, table,
-                                           q.get("dead", "").strip() or None,
-                                           q.get("dealer", "").strip() or None)
+            cost = solve_cost(0 if shown is None else len(to_ids(shown, what="list")))
         except AsiaPokerError as exc:
-            return error(400, str(exc))
+            return error(400, f"dealer cards: {exc}")
+        client = request.client.host if request.client else "?"
+        if running.get(client, 0) >= per_client:
+            return error(429, "a solve of yours is still running; wait for it", retry=1)
+        if not bucket.take(client, cost):
+            return error(429, f"too many requests: at most {rate:g} solves a second (this "
+                              f"one costs {cost:g}: a solve with k shown dealer cards costs "
+                              f"2^(k-1))", retry=min(cost, bucket.burst) / rate)
+        running[client] = running.get(client, 0) + 1
+        try:
+            try:
+                await asyncio.wait_for(slots.acquire(), timeout=10)
+            except asyncio.TimeoutError:
+                return error(503, "the server is busy; try again", retry=2)
+            try:
+                data = await run_in_threadpool(compute, hand, w, r, table, dead, shown)
+            except AsiaPokerError as exc:
+                return error(400, str(exc))
+            finally:
+                slots.release()
         finally:
-            slots.release()
+            running[client] -= 1
+            if not running[client]:
+                del running[client]
         return Response(json.dumps(data), media_type="application/json", headers=headers)
 
     async def icon(request: Request) -> Response:
         return Response(FAVICON, media_type="image/svg+xml",
                         headers={**headers, "Cache-Control": "max-age=86400"})
 
-    async def not_found(request: Request, exc: Exception) -> Response:
-        return error(404, f"no such page {request.url.path!r}")
+    async def http_error(request: Request, exc: Exception) -> Response:
+        """Every error Starlette itself answers (404, 405, ...) as JSON with the headers."""
+        status = getattr(exc, "status_code", 500)
+        if status == 404:
+            return error(404, f"no such page {request.url.path!r}")
+        if status == 405:
+            response = error(405, f"method {request.method} is not allowed here (GET only)")
+            response.headers["Allow"] = "GET, HEAD"
+            return response
+        return error(status, str(getattr(exc, "detail", "error")))
 
     app = Starlette(routes=[Route("/", index), Route("/api/solve", api_solve),
                             Route("/api/ways", api_ways), Route("/favicon.svg", icon),
                             Route("/favicon.ico", icon)],
-                    exception_handlers={404: not_found})
+                    exception_handlers={HTTPException: http_error})
     app.router.redirect_slashes = False      # no redirect built from the Host header
     return app
 
@@ -259,6 +298,9 @@ def serve(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, host: str = "1
     ``proxy``, the client address a reverse proxy on this machine sends (X-Forwarded-For) is
     believed, so that the rate limit applies per real client; without it such headers are
     ignored."""
+    if not isinstance(host, str) or not host.strip():
+        raise AsiaPokerError(f"host must name an address to listen on (127.0.0.1 for this "
+                             f"machine only, 0.0.0.0 for every interface), got {host!r}")
     app = create_app(way, rules)
     whole_number(port, "port", 0, 65535)
     server = make_server(app, host, port, proxy)
