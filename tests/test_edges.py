@@ -273,3 +273,61 @@ def test_a_bad_json_file_is_one_line(tmp_path, capsys, content, words):
         with pytest.raises(ValueError) as info:
             reader(path)
         assert isinstance(info.value, ap.AsiaPokerError) and str(path) in str(info.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# estimates look like estimates
+# ---------------------------------------------------------------------------------------------
+
+def test_a_sample_carries_no_field_that_reads_as_exact():
+    a = ap.analysis.analyze("classic", sample=20, workers=1, progress=False)
+    text = str(a.to_dict())
+    assert "house_edge_exact" not in text and "'estimate': True" in text
+    head = a.table().splitlines()[0]
+    assert head.endswith("95% confidence interval of the ev")
+    assert "an estimate from 20 random hands" in a.describe()
+
+
+# ---------------------------------------------------------------------------------------------
+# clarity
+# ---------------------------------------------------------------------------------------------
+
+def test_rules_describe_pays_exactly():
+    assert ap.Rules(pays=1.0000001).describe() == "a234=high, pays=1.0000001:1"
+    assert ap.Rules(pays=0.95 + 0.05).describe() == "a234=high, pays=1:1"
+    assert ap.Rules(a234="low", pays=2.5).describe() == "a234=low, pays=2.5:1"
+
+
+def test_progress_goes_to_a_callback_or_plain_lines(capsys):
+    from asiapoker._progress import Progress
+    seen = []
+    bar = Progress(10, "x", lambda done, total: seen.append((done, total)))
+    for i in (0, 5, 10):
+        bar.update(i)
+    assert seen == [(0, 10), (5, 10), (10, 10)] and capsys.readouterr().err == ""
+    plain = Progress(10, "compiling", True)              # stderr is not a terminal here
+    plain.update(10)
+    assert capsys.readouterr().err == ""                 # nothing printed yet: no last line
+    plain = Progress(10, "compiling", True)
+    plain.last -= 60
+    plain.update(3)
+    plain.update(10)
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("compiling: 30.0% (3 of 10)") and "done in" in err[1]
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly():
+    """Like ``asiapoker splits HAND | head -c 10``: the pipe is made smaller than the output
+    (4,096 bytes against about 4,700), so the command meets the closed pipe for certain."""
+    import fcntl
+    import subprocess
+    import sys
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, 1031, 4096)                   # F_SETPIPE_SZ
+    proc = subprocess.Popen([sys.executable, "-m", "asiapoker", "splits", HAND],
+                            stdout=write_end, stderr=subprocess.PIPE)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as reader:
+        assert len(reader.read(10)) == 10
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 0 and err == b"", err

@@ -14,7 +14,6 @@ import hashlib
 import inspect
 import json
 import os
-import sys
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -25,7 +24,7 @@ import numpy.typing as npt
 
 from . import _core, _files
 from ._classes import class_representatives
-from ._progress import Progress
+from ._progress import Progress, ProgressCallback
 from ._validate import run_kernel, whole_number
 from .cards import Card, card_of
 from .errors import AsiaPokerError, FileError, HouseWayError
@@ -320,7 +319,7 @@ def _filled(cell: Any) -> bool:
 
 
 def compile_way(fn: WayFunction, name: str, cache_key: str | None, cache_dir: Path | None,
-                progress: bool | None, check: int) -> CompiledWay:
+                progress: bool | ProgressCallback | None, check: int) -> CompiledWay:
     """Ask ``fn`` once per class (or load its cached answers) and check it on a sample."""
     if not callable(fn):
         raise HouseWayError(f"from_function needs a callable, got {fn!r}")
@@ -344,12 +343,13 @@ def compile_way(fn: WayFunction, name: str, cache_key: str | None, cache_dir: Pa
     if splits is None:
         splits = np.empty(len(keys), dtype=np.uint8)
         bar = Progress(len(keys), f"compiling house way {name!r}",
-                        sys.stderr.isatty() if progress is None else progress)
+                       True if progress is None else progress)
         for i, row in enumerate(reps.tolist()):
             ids = tuple(row)
             splits[i] = way.split_of(ids, way.answer(ids))
             if not i & 4095:
                 bar.update(i)
+        bar.update(len(keys))
         bar.update(len(keys))
     way.splits = splits
     way.triples(Rules())        # every answer legal under the default rules, before it is kept

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 #: Seconds between two plain lines when stderr is not a terminal.
 LINE_EVERY = 10.0
+
+
+#: A function told ``(done, total)`` as a long computation goes.
+ProgressCallback = Callable[[int, int], object]
 
 
 class Progress:
@@ -16,14 +21,19 @@ class Progress:
     bar refreshed twice a second, elsewhere a line every :data:`LINE_EVERY` seconds (and a last
     one when it ends, if any was printed)."""
 
-    def __init__(self, total: int, label: str, enabled: bool) -> None:
-        self.total, self.label, self.enabled = total, label, enabled
-        self.tty = enabled and sys.stderr.isatty()
+    def __init__(self, total: int, label: str, enabled: bool | ProgressCallback) -> None:
+        self.callback = enabled if callable(enabled) else None
+        self.total, self.label = total, label
+        self.enabled = bool(enabled) and self.callback is None
+        self.tty = self.enabled and sys.stderr.isatty()
         self.start = self.last = time.monotonic()
         self.printed = False
 
     def update(self, done: int) -> None:
         """Say that ``done`` of the steps are done."""
+        if self.callback is not None:
+            self.callback(done, self.total)
+            return
         now = time.monotonic()
         finished = done >= self.total
         every = 0.5 if self.tty else LINE_EVERY

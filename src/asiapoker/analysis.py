@@ -46,6 +46,7 @@ from .sampling import Z95, Estimate, Exploitability, exploitability, random_hand
 from .simulation import strategy_splits
 from .solver import DEALER_HANDS, dealer_model, solve_many
 from .suit_classes import (
+    PLAYER_CLASSES,
     PLAYER_HANDS,
     class_codes,
     class_groups,
@@ -132,12 +133,16 @@ class Figures:
             return None
         return (float(self.ev) - Z95 * self.se, float(self.ev) + Z95 * self.se)
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready figures (exact ones as fraction strings too)."""
+    def to_dict(self, exact: bool = True) -> dict[str, Any]:
+        """JSON-ready figures (exact ones as fraction strings too; ``exact=False`` for the
+        figures of a sample, which carry no field that reads as exact)."""
         d: dict[str, Any] = {"hands": self.hands, "wins": self.wins,
                              "p_win": float(self.p_win), "ev": float(self.ev),
-                             "house_edge": float(self.house_edge),
-                             "house_edge_exact": str(self.house_edge), "sd": self.sd}
+                             "house_edge": float(self.house_edge), "sd": self.sd}
+        if exact and self.se is None:
+            d["house_edge_exact"] = str(self.house_edge)
+        else:                           # an estimate: no field that reads as exact
+            d["estimate"] = True
         if self.se is not None:
             d["se"] = self.se
             d["ci95"] = list(self.ci95 or ())
@@ -179,34 +184,38 @@ class Analysis:
 
     def describe(self) -> str:
         """What the figures depend on."""
-        what = (f"{self.sample:,} random hands (seed {self.seed})" if self.sample
-                else f"{self.classes:,} classes" + ("" if self.complete else " (a shard)"))
+        what = (f"an estimate from {self.sample:,} random hands (seed {self.seed})"
+                if self.sample else f"{self.classes:,} classes" + (
+                    "" if self.complete else f" (a shard: part of the {PLAYER_CLASSES:,})"))
         return f"house way {self.way}; {self.rules.describe()}; {what}"
 
     def table(self) -> str:
         """The main figures as a text table."""
-        lines = [f"{'player':<10} {'P(win)':>9} {'ev':>9} {'house edge':>11} {'sd':>7}"]
+        sampled = any(f.ci95 is not None for f in self.figures.values())
+        lines = [f"{'player':<10} {'P(win)':>9} {'ev':>9} {'house edge':>11} {'sd':>7}"
+                 + ("  95% confidence interval of the ev" if sampled else "")]
         for name, f in self.figures.items():
             lines.append(f"{name:<10} {float(f.p_win):9.5f} {float(f.ev):+9.5f} "
                          f"{float(f.house_edge):+11.5%} {f.sd:7.4f}"
                          + ("" if f.ci95 is None else
-                            f"  95% CI {f.ci95[0]:+.5f} to {f.ci95[1]:+.5f}"))
+                            f"  {f.ci95[0]:+.5f} to {f.ci95[1]:+.5f}"))
         return "\n".join(lines)
 
     def __str__(self) -> str:
         return f"{self.table()}\n({self.describe()})"
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data."""
+        """JSON-ready data (a sample's figures carry no field that reads as exact)."""
+        exact = self.sample is None
         return {
             "way": self.way, "way_digest": self.way_digest, "rules": self.rules.to_dict(),
             "player": self.player, "classes": self.classes, "complete": self.complete,
             "sample": self.sample, "seed": self.seed, "seconds": self.seconds,
             "dealer_hands": DEALER_HANDS, "player_hands": PLAYER_HANDS,
-            "figures": {k: f.to_dict() for k, f in self.figures.items()},
-            "by_shape": {s: {k: f.to_dict() for k, f in d.items()}
+            "figures": {k: f.to_dict(exact) for k, f in self.figures.items()},
+            "by_shape": {s: {k: f.to_dict(exact) for k, f in d.items()}
                          for s, d in self.by_shape.items()},
-            "by_joker": {s: {k: f.to_dict() for k, f in d.items()}
+            "by_joker": {s: {k: f.to_dict(exact) for k, f in d.items()}
                          for s, d in self.by_joker.items()},
             "ev_hist": self.ev_hist, "cost_hist": self.cost_hist,
             "cost_edges": [str(e) for e in COST_EDGES], **self.meta,

@@ -716,9 +716,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except AsiaPokerError as exc:
         print(f"asiapoker: error: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # e.g. piped into head: stop quietly
+    except BrokenPipeError:  # e.g. piped into head, which read what it wanted: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+        return 0
     except KeyboardInterrupt:
         print("asiapoker: interrupted", file=sys.stderr)
         return 130

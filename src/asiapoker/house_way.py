@@ -46,6 +46,7 @@ from ._compile import (
     keys_digest,
     splits_digest,
 )
+from ._progress import ProgressCallback
 from ._validate import as_card_array, index_array, run_kernel
 from .cards import CardsLike, to_ids
 from .errors import FileError, HouseWayError
@@ -124,7 +125,8 @@ class HouseWay:
     def from_function(cls, fn: WayFunction, name: str, version: str = "1", *,
                       cache_key: str | None = None, cache: bool = True,
                       cache_dir: str | os.PathLike[str] | None = None,
-                      progress: bool | None = None, check: int = 400) -> HouseWay:
+                      progress: bool | ProgressCallback | None = None,
+                      check: int = 400) -> HouseWay:
         """A house way from a Python function of the seven cards (a tuple of
         :class:`~asiapoker.Card`) that returns a :class:`~asiapoker.Setting` or its three
         hands.
@@ -140,7 +142,14 @@ class HouseWay:
         Answers are cached in ``cache_dir`` (default: ``$ASIAPOKER_CACHE_DIR`` or
         ``~/.cache/asiapoker``) under ``name`` + ``cache_key`` (default ``version``): change
         the version when the function changes.  A missing, stale or damaged cache is rebuilt.
-        A progress bar shows on a terminal (``progress=`` forces it on or off).
+        Progress of a compile (about a minute) goes to stderr: a bar on a terminal, else a
+        plain line every few seconds; ``progress=False`` turns it off, and a function
+        ``progress(done, total)`` is called instead of printing.
+
+        The compiled way answers with the first split (in the order of the hand's cards) whose
+        three hand strengths equal those of your function's setting, so where two settings
+        tie in strength (two cards of one rank swapped, say) it may give back the other
+        arrangement: the same strengths, hence the same results.
         """
         if not isinstance(name, str) or not name.strip():
             raise HouseWayError(f"a user-written house way needs a name, got {name!r}")

@@ -22,6 +22,7 @@ from ._runs import read_summary
 from .analysis import COST_EDGES, EV_BINS, HAND_SHAPES
 from .bonus import bonus_odds
 from .errors import AsiaPokerError, require_extra
+from .suit_classes import PLAYER_CLASSES
 
 __all__ = ["write_report"]
 
@@ -181,9 +182,9 @@ def _write(data: dict[str, Any], where: Path, folder: Path, page_name: str) -> l
     for p in players:
         f = data["figures"][p]
         row = [_LABEL[p], f"{f['p_win']:.6f}", f"{f['ev']:+.6f}", _pct(f["house_edge"]),
-               f"{f['sd']:.4f}", f["house_edge_exact"]]
+               f"{f['sd']:.4f}", f.get("house_edge_exact", "")]
         if f.get("ci95"):
-            row[-1] = f"95% CI {f['ci95'][0]:+.5f} to {f['ci95'][1]:+.5f}"
+            row[-1] = f"{f['ci95'][0]:+.5f} to {f['ci95'][1]:+.5f}"
         main_rows.append(row)
     gap = data["figures"]["optimal"]["ev"] - data["figures"]["house-way"]["ev"]
     shape_rows = []
@@ -206,14 +207,19 @@ def _write(data: dict[str, Any], where: Path, folder: Path, page_name: str) -> l
                  f"above {float(COST_EDGES[b - 1]):.3f} to {float(COST_EDGES[b]):.3f}")
         cost_rows.append([label] + [f"{data['cost_hist'][p][b] / total_hands:.5f}"
                                     for p in players if p in data["cost_hist"]])
+    part = "" if data.get("complete", True) or data.get("sample") else (
+        f", a part of the game ({data['classes']:,} of {PLAYER_CLASSES:,} classes)")
     parts = [
-        f"<h1>Asia Poker par sheet: house way {html.escape(data['way'])}</h1>",
+        f"<h1>Asia Poker par sheet{part}: house way {html.escape(data['way'])}</h1>",
         f"<p>Rules: A-2-3-4 {html.escape(rules['a234'])}, a win pays {rules['pays']:g} to 1. "
         f"Figures over {scope}; every player hand against all {data['dealer_hands']:,} dealer "
         f"hands, the dealer setting by the house way. Way digest "
         f"<code>{data['way_digest'][:16]}</code>.</p>",
         "<h2>The game</h2>",
-        _table(["player", "P(win)", "ev", "house edge", "sd", "house edge (exact)"], main_rows),
+        _table(["player", "P(win)", "ev", "house edge", "sd",
+                "95% confidence interval of the ev" if data.get("sample") else
+                "house edge (exact)" if not part else "house edge (exact over these classes)"],
+               main_rows),
         f"<p>Copying the house way costs the player {gap:.4%} of the wager against optimal "
         f"play.</p>",
         "<h2>By hand shape</h2>",
@@ -242,7 +248,8 @@ def _write(data: dict[str, Any], where: Path, folder: Path, page_name: str) -> l
                  f"sha256 <code>{html.escape(str(data.get('results_sha256', '')))}</code>.</p>")
     doc = ("<!doctype html><html lang=en><head><meta charset=utf-8>"
            "<meta name=viewport content='width=device-width, initial-scale=1'>"
-           f"<title>Asia Poker par sheet: {html.escape(data['way'])}</title>"
+           f"<title>Asia Poker par sheet{'' if not part else ' (part)'}: "
+           f"{html.escape(data['way'])}</title>"
            f"<style>{_CSS}</style></head><body>{''.join(parts)}</body></html>")
     (folder / page_name).write_text(doc)
     return [*names, page_name]

@@ -57,7 +57,13 @@ class Rules:
 
     def describe(self) -> str:
         """The options as text, for results that depend on them."""
-        return f"a234={self.a234}, pays={self.pays:g}:1"
+        return f"a234={self.a234}, pays={_exact(self.pays)}:1"
+
+
+def _exact(x: float) -> str:
+    """``x`` in the fewest digits that read back as exactly ``x`` (1.0 as "1")."""
+    text = repr(float(x))
+    return text[:-2] if text.endswith(".0") else text
 
 
 DEFAULT_RULES = Rules()

@@ -18,7 +18,8 @@ from ._validate import as_card_array, run_kernel
 from .cards import to_ids
 from .errors import AsiaPokerError
 
-__all__ = ["PLAYER_HANDS", "class_codes", "class_groups", "class_of", "player_classes"]
+__all__ = ["PLAYER_CLASSES", "PLAYER_HANDS", "class_codes", "class_groups", "class_of",
+           "player_classes"]
 
 # --------------------------------------------------------------------------------------------
 # player hands up to suit renaming
@@ -26,6 +27,8 @@ __all__ = ["PLAYER_HANDS", "class_codes", "class_groups", "class_of", "player_cl
 
 #: The number of seven-card hands from the 53 cards, C(53, 7).
 PLAYER_HANDS = math.comb(53, 7)
+#: The number of classes of seven-card hands up to suit renaming (:func:`player_classes`).
+PLAYER_CLASSES = 6_972_147
 
 
 @functools.cache
