@@ -349,6 +349,11 @@ CLI = [
     (["serve", "--port", "70000"], "port"),
     (["bonus", "--table", "Z", HAND], "Z"),
     (["exploitability", "--hands", "1"], "hands"),
+    (["solve", "--dead", "Ks", "--dead", "Qh", HAND], "--dead given twice"),
+    (["spots", "--dealer", "Ks", "--dealer", "Qh", HAND, "Ks Kh Qc Qd 5c 5h 3d"],
+     "--dealer given twice"),
+    (["serve", "--host", ""], "host must name an address"),
+    (["grade", "/dev/zero", "As Kd 7h 7c | Jk 2s | 9d"], "character device"),
 ]
 
 

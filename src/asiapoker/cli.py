@@ -50,6 +50,17 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter):
         return super()._get_help_string(action)
 
 
+class _Once(argparse.Action):
+    """An option that may be given once: a second one is an error, not a silent overwrite."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        if getattr(namespace, self.dest, None) is not None:
+            parser.error(f"{option_string} given twice: give it once (several cards in one "
+                         f"value, e.g. {option_string} \"Ks Qh\")")
+        setattr(namespace, self.dest, values)
+
+
 class _Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _Help)
@@ -576,10 +587,10 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--explain", action="store_true", help="say why")
     s.set_defaults(func=cmd_house_way)
     known = _Parser(add_help=False)
-    known.add_argument("--dead", default=None,
+    known.add_argument("--dead", default=None, action=_Once,
                        help='cards known NOT to be in the dealer\'s hand, e.g. "Kd 7c" '
                             "(another spot's, exposed, burned)")
-    known.add_argument("--dealer", default=None,
+    known.add_argument("--dealer", default=None, action=_Once,
                        help='cards known to be in the dealer\'s hand (exposed), e.g. "As"')
     s = sub.add_parser("solve", parents=[common, known], help="exact EV of every setting")
     s.add_argument("cards", nargs="+", help="seven cards")
