@@ -114,6 +114,14 @@ the core reads at full speed; `examples/rack_card.py` is a worked example, also 
   class is exact). Both rules are checked on a sample; a way that breaks one is rejected with
   an error that shows the two hands.
 
+The compiled way keeps your setting's three hand strengths, not its exact cards: asked to set a
+hand, it gives the first split (in the order of the hand's cards) with those strengths. Where
+two settings tie in strength (two cards of one rank swapped, say) it may give back the other
+one. Every result is the same, since only the strengths meet the dealer's hands. A compile
+(about a minute) prints its progress on stderr: a bar on a terminal, a plain line every few
+seconds elsewhere; `progress=False` turns it off, and `progress=fn` calls `fn(done, total)`
+instead.
+
 The answers are cached (`$ASIAPOKER_CACHE_DIR`, default `~/.cache/asiapoker`) under the way's
 whole identity: its name, its version (or `cache_key=`), the function's module, name, source
 and what it closes over (from the command line, `FILE.py:FUNC` adds the file's path and a hash

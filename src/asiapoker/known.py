@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .cards import _SPLIT, Card, CardsLike, card_of, to_ids
+from .cards import Card, CardsLike, card_of, to_ids
 from .errors import CardError, KnownCardError
 
 __all__ = ["MAX_DEAD", "KnownSpec", "dealer_hands", "known_cards", "known_rows", "read_known"]
@@ -144,7 +144,7 @@ def read_known(spec: Any, what: str) -> KnownSpec:
                              f"per row"[:400])
     if not lists:
         for i in cards:
-            if isinstance(items[i], str) and len(_SPLIT.split(items[i].strip())) > 1:
+            if isinstance(items[i], str) and len(_ids(items[i], f"{what} item {i}")) > 1:
                 raise KnownCardError(f"{what} cards: item {i} ({items[i]!r}) is several cards; "
                                      f"in a list, each item is one card (one list per row: a "
                                      f"list of lists)")
