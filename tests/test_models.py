@@ -234,3 +234,18 @@ def test_a_crafted_class_table_cache_is_rebuilt_naming_it(cache, spoil):
         again = _cached_class_table()
     assert path.name in str(record[0].message)
     assert (again[0] == keys).all() and (again[1] == reps).all()
+
+
+def test_the_layout_table_names_the_cores_arrays_in_order():
+    from asiapoker._models import MODEL_LAYOUT
+    assert tuple(name for name, _, _ in MODEL_LAYOUT) == _core_arrays()
+    arrays = dealer_model_arrays(_triples, 0)
+    for name, dtype, width in MODEL_LAYOUT:
+        assert arrays[name].dtype == np.dtype(dtype)
+        assert arrays[name].ndim == (2 if width else 1) and (not width or
+                                                             arrays[name].shape[1] == width)
+
+
+def _core_arrays():
+    from asiapoker import _core
+    return tuple(_core.MODEL_ARRAYS)

@@ -350,7 +350,6 @@ def compile_way(fn: WayFunction, name: str, cache_key: str | None, cache_dir: Pa
             if not i & 4095:
                 bar.update(i)
         bar.update(len(keys))
-        bar.update(len(keys))
     way.splits = splits
     way.triples(Rules())        # every answer legal under the default rules, before it is kept
     if fresh and path is not None:

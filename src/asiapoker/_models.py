@@ -13,10 +13,11 @@ a file crafted to pass the checksum cannot make the core read out of bounds.
 from __future__ import annotations
 
 import functools
+import math
 import os
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -66,13 +67,9 @@ def dealer_model_arrays(triples: Triples, a234_low: int) -> dict[str, npt.NDArra
     describes them): the one place that lays out the tables the core reads."""
     reps = []     # every triple we will refer to, in blocks
     # rank classes: no suit can make a flush (4+ suited, or 3+ with the joker)
-    rk_rows, rank_joker = [], []
-    for joker in (False, True):
-        ms = multisets(6 if joker else 7, 4)
-        rk_rows.append(ms)
-        rank_joker.append(np.full(len(ms), joker))
+    layout = _rank_layout()
+    for joker, ms in zip((False, True), layout.multisets, strict=True):
         reps.append(triples(rank_rep(ms, joker)))
-    rank_pairs = np.concatenate([_packed_counts(ms, 7, 5) for ms in rk_rows])
     # single flush suits: suit 0 holds exactly F, the rest O lie in suits 1-3
     flush_ranks, flush_others, flush_joker = [], [], []
     for joker in (False, True):
@@ -105,18 +102,17 @@ def dealer_model_arrays(triples: Triples, a234_low: int) -> dict[str, npt.NDArra
     db = np.stack(blocks[-4:], axis=1)
     db_keep = ~(((db[:, 0] == db[:, 1]) & (db[:, 2] == db[:, 3]))
                 | ((db[:, 0] == db[:, 2]) & (db[:, 1] == db[:, 3])))
-    medium_values = np.unique(_core.table_view(2, a234_low))
-    low_values = np.unique(_core.table_view(1, a234_low))
+    medium_values, low_values = _strength_values(a234_low)
     th, tm, tl = uniq >> 40, (uniq >> 20) & 0xFFFFF, uniq & 0xFFFFF
     return dict(zip(_core.MODEL_ARRAYS, (
         th.astype(np.int32), np.searchsorted(medium_values, tm).astype(np.int16),
         np.searchsorted(low_values, tl).astype(np.int8),
-        np.ascontiguousarray(rank_pairs), np.concatenate(rank_joker).astype(np.uint8), rank_triple,
+        layout.pairs.copy(), layout.joker.copy(), rank_triple,
         np.concatenate(flush_ranks)[keep], np.ascontiguousarray(np.concatenate(flush_others)[keep]),
         np.concatenate(flush_joker).astype(np.uint8)[keep],
         np.ascontiguousarray(np.stack([sg_true, sg_rank], 1)[keep]),
         _mask(f1)[db_keep], _mask(f2)[db_keep], np.ascontiguousarray(db[db_keep]),
-        medium_values.astype(np.int32), low_values.astype(np.int32)), strict=True))
+        medium_values.copy(), low_values.copy()), strict=True))
 
 
 def build_dealer_model(triples: Triples, a234_low: int) -> _core.DealerModel:
@@ -149,21 +145,47 @@ _SAMPLED_ENTRIES = 4096
 _CHECK_HANDS = np.array([[0, 5, 10, 15, 20, 25, 30], [3, 7, 11, 15, 40, 44, 52]], dtype=np.int8)
 
 
-_POW5 = 5 ** np.arange(13, dtype=np.int64)
-#: A 13-bit rank mask's key (one of each rank) and a packed (rank * 4 + count) byte's key.
-_MASK_KEY = ((np.arange(1 << 13)[:, None] >> np.arange(13)) & 1) @ _POW5
-_PACKED_KEY = np.r_[0, [(b % 4) * _POW5[b // 4] for b in range(1, 52)]].astype(np.int64)
+class _RankLayout(NamedTuple):
+    """The rank classes as every model lays them out (without the joker, then with it)."""
+
+    multisets: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
+    pairs: npt.NDArray[np.uint8]                 # rank_pairs: (rank, count) bytes
+    joker: npt.NDArray[np.uint8]                 # rank_joker
+    # each block's base-5 count keys, sorted, and the class index of each sorted key
+    sorted_keys: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
+    order: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
+    mask_key: npt.NDArray[np.int64]              # a 13-bit rank mask's key (one of each rank)
+    packed_key: npt.NDArray[np.int64]            # a (rank * 4 + count) byte's key
 
 
 @functools.cache
-def _rank_layout() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8],
-                            list[npt.NDArray[np.int64]], list[npt.NDArray[np.int64]]]:
-    """The rank classes' packed counts and joker flags as every model lays them out, the
-    multisets they come from (without, then with the joker) and their base-5 count keys."""
-    ms = [multisets(7, 4), multisets(6, 4)]
-    pairs = np.concatenate([_packed_counts(m, 7, 5) for m in ms])
-    joker = np.concatenate([np.zeros(len(ms[0]), np.uint8), np.ones(len(ms[1]), np.uint8)])
-    return pairs, joker, ms, [rank_counts(m) @ _POW5 for m in ms]
+def _rank_layout() -> _RankLayout:
+    """The rank-class layout, computed once (read-only arrays)."""
+    pow5 = 5 ** np.arange(13, dtype=np.int64)
+    ms = (multisets(7, 4), multisets(6, 4))
+    keys = [rank_counts(m) @ pow5 for m in ms]
+    order = tuple(np.argsort(k) for k in keys)
+    layout = _RankLayout(
+        ms, np.concatenate([_packed_counts(m, 7, 5) for m in ms]),
+        np.concatenate([np.zeros(len(ms[0]), np.uint8), np.ones(len(ms[1]), np.uint8)]),
+        (keys[0][order[0]], keys[1][order[1]]), (order[0], order[1]),
+        ((np.arange(1 << 13)[:, None] >> np.arange(13)) & 1) @ pow5,
+        np.r_[0, [(b % 4) * pow5[b // 4] for b in range(1, 52)]].astype(np.int64))
+    for a in (layout.pairs, layout.joker, *layout.sorted_keys, *layout.order,
+              layout.mask_key, layout.packed_key):
+        a.setflags(write=False)
+    return layout
+
+
+@functools.cache
+def _strength_values(a234_low: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """The distinct medium and low strengths under the A-2-3-4 option, sorted (the values
+    ``triple_medium`` and ``triple_low`` index); read-only."""
+    out = (np.unique(_core.table_view(2, a234_low)).astype(np.int32),
+           np.unique(_core.table_view(1, a234_low)).astype(np.int32))
+    for a in out:
+        a.setflags(write=False)
+    return out
 
 
 def _check(arrays: dict[str, npt.NDArray[Any]], a234_low: int, triples: Triples) -> None:
@@ -172,7 +194,7 @@ def _check(arrays: dict[str, npt.NDArray[Any]], a234_low: int, triples: Triples)
     rules; triples strictly sorted (as built) and each a legal setting; the rank classes laid
     out as every model lays them; the joker's classes and entries last (the core reads them
     as a tail); and a sample of rank classes set as ``triples`` sets them."""
-    if set(arrays) != {name for name, _, _ in MODEL_LAYOUT}:
+    if set(arrays) != set(_core.MODEL_ARRAYS):
         raise FileError("not the arrays of a dealer model (names)")
     for name, dtype, width in MODEL_LAYOUT:
         a = arrays[name]
@@ -192,8 +214,7 @@ def _check(arrays: dict[str, npt.NDArray[Any]], a234_low: int, triples: Triples)
         a = arrays[k]
         if a.size and (int(a.min()) < lo or int(a.max()) >= hi):
             raise FileError(f"array {k} holds an index outside {lo}..{hi - 1}")
-    medium_values = np.unique(_core.table_view(2, a234_low)).astype(np.int32)
-    low_values = np.unique(_core.table_view(1, a234_low)).astype(np.int32)
+    medium_values, low_values = _strength_values(a234_low)
     if not (np.array_equal(arrays["medium_values"], medium_values)
             and np.array_equal(arrays["low_values"], low_values)):
         raise FileError("the medium and low strength values are not these rules' ")
@@ -205,9 +226,9 @@ def _check(arrays: dict[str, npt.NDArray[Any]], a234_low: int, triples: Triples)
         raise FileError("the dealer's triples are not strictly sorted")
     if not ((th > tm) & (tm > tl)).all():
         raise FileError("a dealer triple is not a legal setting (high > medium > low)")
-    pairs, joker, ms, ms_keys = _rank_layout()
-    if not (np.array_equal(arrays["rank_pairs"], pairs)
-            and np.array_equal(arrays["rank_joker"], joker)):
+    layout = _rank_layout()
+    if not (np.array_equal(arrays["rank_pairs"], layout.pairs)
+            and np.array_equal(arrays["rank_joker"], layout.joker)):
         raise FileError("the rank classes are not laid out as a dealer model's")
     for k in ("rank_joker", "flush_joker"):
         if not (np.diff((arrays[k] != 0).astype(np.int8)) >= 0).all():
@@ -217,14 +238,14 @@ def _check(arrays: dict[str, npt.NDArray[Any]], a234_low: int, triples: Triples)
     rng = np.random.default_rng(0)
     n_flush = len(arrays["flush_ranks"])
     some = np.sort(rng.choice(n_flush, min(n_flush, _SAMPLED_ENTRIES), replace=False))
-    keys_fo = (_MASK_KEY[arrays["flush_ranks"][some]]
-               + _PACKED_KEY[arrays["flush_others"][some]].sum(1))
-    cls = _class_index(keys_fo, arrays["flush_joker"][some] != 0, ms_keys)
+    keys_fo = (layout.mask_key[arrays["flush_ranks"][some]]
+               + layout.packed_key[arrays["flush_others"][some]].sum(1))
+    cls = _class_index(keys_fo, arrays["flush_joker"][some] != 0, layout)
     if (cls < 0).any() or not np.array_equal(arrays["rank_triple"][np.maximum(cls, 0)],
                                              arrays["flush_triples"][some, 1]):
         raise FileError("a flush entry's rank triple is not its rank class's")
     base = 0
-    for with_joker_, m in zip((False, True), ms, strict=True):
+    for with_joker_, m in zip((False, True), layout.multisets, strict=True):
         idx = np.sort(rng.choice(len(m), _SAMPLED_CLASSES // 2, replace=False))
         want = np.asarray(triples(rank_rep(m[idx], with_joker_)), dtype=np.int64)
         t = arrays["rank_triple"][base + idx]
@@ -235,27 +256,25 @@ def _check(arrays: dict[str, npt.NDArray[Any]], a234_low: int, triples: Triples)
 
 
 def _class_index(keys: npt.NDArray[np.int64], joker: npt.NDArray[np.bool_],
-                 ms_keys: list[npt.NDArray[np.int64]]) -> npt.NDArray[np.int64]:
+                 layout: _RankLayout) -> npt.NDArray[np.int64]:
     """The rank class (index into the model's rank classes) of each row's base-5 count key
-    with its joker flag, or -1 where there is none (the multisets are sorted, so their keys
-    increase)."""
+    with its joker flag, or -1 where there is none."""
     out = np.full(len(keys), -1, dtype=np.int64)
     base = 0
-    for j, k in enumerate(ms_keys):
-        order = np.argsort(k)
+    for j, (sorted_keys, order) in enumerate(zip(layout.sorted_keys, layout.order,
+                                                 strict=True)):
         rows = np.flatnonzero(joker == bool(j))
-        pos = np.minimum(np.searchsorted(k[order], keys[rows]), len(k) - 1)
-        found = k[order][pos] == keys[rows]
+        pos = np.minimum(np.searchsorted(sorted_keys, keys[rows]), len(sorted_keys) - 1)
+        found = sorted_keys[pos] == keys[rows]
         out[rows[found]] = base + order[pos[found]]
-        base += len(k)
+        base += len(sorted_keys)
     return out
 
 
 def _check_solves(model: _core.DealerModel) -> None:
     """Raise FileError unless ``model`` counts C(46, 7) dealer hands against full-deck hands
     and no split beats more than that, on either side."""
-    from math import comb
-    total = comb(46, 7)
+    total = math.comb(46, 7)
     for side in (0, 1):
         out = np.empty((len(_CHECK_HANDS), 105), dtype=np.int64)
         totals = np.empty(len(_CHECK_HANDS), dtype=np.int64)

@@ -17,14 +17,15 @@ ProgressCallback = Callable[[int, int], object]
 
 
 class Progress:
-    """Progress of ``total`` steps under ``label``: nothing unless ``enabled``; on a terminal a
-    bar refreshed twice a second, elsewhere a line every :data:`LINE_EVERY` seconds (and a last
-    one when it ends, if any was printed)."""
+    """Progress of ``total`` steps under ``label``, as ``show`` says: nothing when False; a
+    function is called with ``(done, total)`` at every update; True prints on stderr, on a
+    terminal a bar refreshed twice a second, elsewhere a line every :data:`LINE_EVERY`
+    seconds (and a last one when it ends, if any was printed)."""
 
-    def __init__(self, total: int, label: str, enabled: bool | ProgressCallback) -> None:
-        self.callback = enabled if callable(enabled) else None
+    def __init__(self, total: int, label: str, show: bool | ProgressCallback) -> None:
+        self.callback = show if callable(show) else None
         self.total, self.label = total, label
-        self.enabled = bool(enabled) and self.callback is None
+        self.enabled = bool(show) and self.callback is None
         self.tty = self.enabled and sys.stderr.isatty()
         self.start = self.last = time.monotonic()
         self.printed = False

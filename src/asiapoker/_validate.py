@@ -46,11 +46,10 @@ def as_card_array(hands: Any, width: int | tuple[int, ...], what: str) -> npt.ND
     Read-only, memory-mapped and big-endian arrays are taken; any other iterable of rows (a
     list, tuple, iterator, generator or ``map``) is read once, whole, and rows may be text
     (``"As Kd 7h 7c Jk 2s 9d"``)."""
+    rows = read_rows(hands, width, what)
     try:
-        arr = np.asarray(read_rows(hands, width, what))
+        arr = np.asarray(rows)
     except ValueError as exc:            # numpy: rows of different lengths
-        if isinstance(exc, AsiaPokerError):
-            raise
         raise HandSizeError(f"{what}: rows of different lengths ({exc})"[:300]) from None
     if arr.dtype.kind not in "iu":
         raise CardError(f"{what} must be an integer array of card ids 0..52, got dtype {arr.dtype}")

@@ -27,10 +27,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .cards import Card, CardsLike, card_of, to_ids
+from .cards import CardsLike, card_of, to_ids
 from .errors import CardError, KnownCardError
 
-__all__ = ["MAX_DEAD", "KnownSpec", "dealer_hands", "known_cards", "known_rows", "read_known"]
+__all__ = ["MAX_DEAD", "KnownSpec", "check_count", "dealer_hands", "known_cards", "known_rows",
+           "read_known"]
 
 #: The most dead cards a solve takes: 53 - 7 (the hand) - 7 (the dealer's).
 MAX_DEAD = 39
@@ -135,7 +136,7 @@ def read_known(spec: Any, what: str) -> KnownSpec:
     except TypeError:
         raise KnownCardError(f"{what} cards must be text, a list of cards or one list per "
                              f"row, got {spec!r}"[:300]) from None
-    cards = [i for i, x in enumerate(items) if _is_card(x) or isinstance(x, Card)]
+    cards = [i for i, x in enumerate(items) if _is_card(x)]          # a Card is an int
     lists = [i for i, x in enumerate(items) if isinstance(x, (list, tuple, np.ndarray))]
     if cards and lists:
         c, k = cards[0], lists[0]
@@ -149,7 +150,8 @@ def read_known(spec: Any, what: str) -> KnownSpec:
                                      f"in a list, each item is one card (one list per row: a "
                                      f"list of lists)")
         return _ids(items, f"{what} cards")
-    other = [i for i in range(len(items)) if i not in set(lists)]
+    listed = set(lists)
+    other = [i for i in range(len(items)) if i not in listed]
     if other:
         raise KnownCardError(f"{what} cards per row: item {other[0]} is {items[other[0]]!r}, "
                              f"not a list of cards"[:300])
@@ -175,9 +177,9 @@ def _array_rows(spec: npt.NDArray[Any], what: str) -> npt.NDArray[np.int8]:
     if len(twice):
         i, j = (int(x) for x in twice[0])
         raise KnownCardError(f"{what} row {i}: card {_names([arr[i, j]])} named twice")
-    width = max(1, int((arr >= 0).sum(1).max(initial=0)))
     if not arr.shape[1]:
         return np.full((len(arr), 1), -1, np.int8)
+    width = max(1, int((arr >= 0).sum(1).max(initial=0)))
     return np.ascontiguousarray(arr[:, :width])
 
 
@@ -189,10 +191,16 @@ def _rows(spec: KnownSpec, n: int, what: str) -> npt.NDArray[np.int8]:
         out = np.full((n, max(1, len(spec))), -1, dtype=np.int8)
         out[:, :len(spec)] = spec
         return out
-    if len(spec) != n:
+    check_count(spec, n, what)
+    return spec
+
+
+def check_count(spec: KnownSpec, n: int, what: str) -> None:
+    """Raise a :class:`~asiapoker.errors.KnownCardError` unless ``spec`` (as
+    :func:`read_known` gives it) fits ``n`` rows: per-row cards need one list a row."""
+    if isinstance(spec, np.ndarray) and len(spec) != n:
         raise KnownCardError(f"{what} needs one list of cards per hand ({n} lists: one row per "
                              f"hand), got {len(spec)}")
-    return spec
 
 
 def known_rows(hands: npt.NDArray[Any], dead: Any, dealer: Any

@@ -22,6 +22,7 @@ from ._runs import read_summary
 from .analysis import COST_EDGES, EV_BINS, HAND_SHAPES
 from .bonus import bonus_odds
 from .errors import AsiaPokerError, require_extra
+from .rules import pays_text
 from .suit_classes import PLAYER_CLASSES
 
 __all__ = ["write_report"]
@@ -211,7 +212,8 @@ def _write(data: dict[str, Any], where: Path, folder: Path, page_name: str) -> l
         f", a part of the game ({data['classes']:,} of {PLAYER_CLASSES:,} classes)")
     parts = [
         f"<h1>Asia Poker par sheet{part}: house way {html.escape(data['way'])}</h1>",
-        f"<p>Rules: A-2-3-4 {html.escape(rules['a234'])}, a win pays {rules['pays']:g} to 1. "
+        f"<p>Rules: A-2-3-4 {html.escape(rules['a234'])}, a win pays "
+        f"{pays_text(rules['pays'])} to 1. "
         f"Figures over {scope}; every player hand against all {data['dealer_hands']:,} dealer "
         f"hands, the dealer setting by the house way. Way digest "
         f"<code>{data['way_digest'][:16]}</code>.</p>",

@@ -8,7 +8,7 @@ from typing import Literal
 
 from .errors import RuleError
 
-__all__ = ["MAX_PAYS", "Rules"]
+__all__ = ["MAX_PAYS", "Rules", "pays_text"]
 
 #: The most a winning wager may pay, to 1.  Tables pay 1:1 (rule 3.4); the bound is far above
 #: any real table and keeps every expected value finite as a float and in JSON.
@@ -57,11 +57,15 @@ class Rules:
 
     def describe(self) -> str:
         """The options as text, for results that depend on them."""
-        return f"a234={self.a234}, pays={_exact(self.pays)}:1"
+        return f"a234={self.a234}, pays={pays_text(self.pays)}:1"
 
 
-def _exact(x: float) -> str:
-    """``x`` in the fewest digits that read back as exactly ``x`` (1.0 as "1")."""
+def pays_text(x: float) -> str:
+    """A payout ``x`` in the fewest digits that read back as exactly ``x`` (1.0 as "1").
+
+    >>> pays_text(1.0), pays_text(1.0000001), pays_text(2.5)
+    ('1', '1.0000001', '2.5')
+    """
     text = repr(float(x))
     return text[:-2] if text.endswith(".0") else text
 

@@ -38,9 +38,9 @@ from . import _core
 from ._models import cached_model
 from ._validate import as_card_array, run_kernel, whole_number
 from .cards import CardsLike, card_of, to_ids
-from .errors import AsiaPokerError, KnownCardError
+from .errors import AsiaPokerError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, house_way_splits, resolve_way
-from .known import known_cards, known_rows, read_known
+from .known import check_count, known_cards, known_rows, read_known
 from .rules import Rules, resolve
 from .setting import Setting, splits
 
@@ -541,13 +541,10 @@ def solve_chunks(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = N
     if not (isinstance(hands, np.ndarray) and hands.ndim == 2):
         hands = as_card_array(hands, 7, "hands")     # read once, whole (an array streams)
     n = len(hands)
-    specs = {}
-    for what, spec in (("dead", dead), ("dealer", dealer)):
-        specs[what] = read_known(spec, what)            # read once, for every chunk
-        rows = specs[what]
-        if isinstance(rows, np.ndarray) and len(rows) != n:
-            raise KnownCardError(f"{what} needs one list of cards per hand ({n} lists: one "
-                                 f"row per hand), got {len(rows)}")
+    specs = {what: read_known(spec, what)                # read once, for every chunk
+             for what, spec in (("dead", dead), ("dealer", dealer))}
+    for what, known in specs.items():
+        check_count(known, n, what)
 
     def part(spec: Any, lo: int) -> Any:
         return spec[lo:lo + chunk] if isinstance(spec, np.ndarray) else spec

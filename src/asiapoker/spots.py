@@ -114,12 +114,11 @@ def solve_spots(hands: Sequence[CardsLike], way: WayLike = DEFAULT_WAY,
     for c in extra:
         if c in seen:
             raise KnownCardError(f"dead card {card_of(c)} is in spot {seen[c] + 1}")
-    dealer = shown
     spots, alone = [], []
     for i, spot in enumerate(ids):
         others = [c for j, s in enumerate(ids) if j != i for c in s]
-        sol = solve(spot, w, r, dead=[*others, *extra], dealer=dealer)
-        by_self = solve(spot, w, r, dead=extra or None, dealer=dealer).best.index
+        sol = solve(spot, w, r, dead=[*others, *extra], dealer=shown)
+        by_self = solve(spot, w, r, dead=extra or None, dealer=shown).best.index
         spots.append(sol)
         alone.append(next(x for x in sol.settings if x.index == by_self))
     return SpotsSolution(tuple(spots), tuple(alone))

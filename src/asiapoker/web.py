@@ -10,9 +10,12 @@
 - ``GET /api/ways``: the ways and pay tables a request may name.
 
 Bad input gets a 4xx status and ``{"error": "<one line>"}``, the same line the CLI prints.
-Requests are bounded: the query string (1 kB), the rate of solves per client (a token bucket)
-and the solves running at once; the server binds to 127.0.0.1 unless told otherwise, and a
-request can name only a built-in way or the one the server was started with, never a file.
+Requests are bounded: the query string (1 kB, each parameter once), the rate of solves per
+client (a token bucket, each solve charged for what it costs: :func:`solve_cost`), the solves
+one client runs at once (half the slots) and the solves running at once in all; every error
+is JSON with the page's security headers.  The server binds to 127.0.0.1 unless told
+otherwise, and a request can name only a built-in way or the one the server was started
+with, never a file.
 """
 
 from __future__ import annotations
@@ -141,10 +144,10 @@ def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
         if unknown:
             return error(400, f"unknown parameter {unknown[0]!r} (hand, way, a234, pays, "
                               f"table, dead, dealer)")
-        twice = sorted(k for k in set(q) if len(q.getlist(k)) > 1)
+        twice = sorted((k, len(q.getlist(k))) for k in set(q) if len(q.getlist(k)) > 1)
         if twice:
-            return error(400, f"parameter {twice[0]!r} given {len(q.getlist(twice[0]))} times: "
-                              f"give it once (several cards in one value, e.g. dead=Ks Qh)")
+            return error(400, f"parameter {twice[0][0]!r} given {twice[0][1]} times: give it "
+                              f"once (several cards in one value, e.g. dead=Ks Qh)")
         hand = q.get("hand", "").strip()
         if not hand:
             return error(400, "no hand: give seven cards, e.g. hand=As Kd 7h 7c Jk 2s 9d")
