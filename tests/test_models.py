@@ -126,7 +126,13 @@ CRAFTED = [
     ("illegal-triple", lambda a: {**a, "triple_medium": np.full_like(a["triple_medium"], 90)},
      "not"),
     ("rank-classes-shuffled", lambda a: {**a, "rank_pairs": a["rank_pairs"][::-1].copy()},
-     "laid out"),
+     "rank"),
+    ("rank-class-twice", lambda a: {**a, "rank_pairs": np.vstack([a["rank_pairs"][:1],
+                                                                   a["rank_pairs"][:-1]])},
+     "rank"),
+    ("rank-class-eight-cards", lambda a: {**a, "rank_pairs": np.where(
+        np.arange(len(a["rank_pairs"]))[:, None] == 3, a["rank_pairs"] + 1,
+        a["rank_pairs"]).astype(np.uint8)}, "counts"),
     ("flush-triples-swapped", lambda a: {**a, "flush_triples": a["flush_triples"][::-1].copy()},
      "rank triple is not its rank class's"),
     ("flush-others-shifted", lambda a: {**a, "flush_others": np.roll(a["flush_others"], 1, 0)},
@@ -243,6 +249,12 @@ def test_a_crafted_class_table_cache_is_rebuilt_naming_it(cache, spoil):
         again = _cached_class_table()
     assert path.name in str(record[0].message)
     assert (again[0] == keys).all() and (again[1] == reps).all()
+
+
+def test_the_rank_class_counts_are_the_multisets():
+    from asiapoker._classes import multisets
+    from asiapoker._models import RANK_CLASSES
+    assert RANK_CLASSES == (len(multisets(7, 4)), len(multisets(6, 4)))
 
 
 def test_the_layout_table_names_the_cores_arrays_in_order():

@@ -17,7 +17,7 @@ import math
 import os
 import warnings
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -67,9 +67,13 @@ def dealer_model_arrays(triples: Triples, a234_low: int) -> dict[str, npt.NDArra
     describes them): the one place that lays out the tables the core reads."""
     reps = []     # every triple we will refer to, in blocks
     # rank classes: no suit can make a flush (4+ suited, or 3+ with the joker)
-    layout = _rank_layout()
-    for joker, ms in zip((False, True), layout.multisets, strict=True):
+    rk_rows, rank_joker = [], []
+    for joker in (False, True):
+        ms = multisets(6 if joker else 7, 4)
+        rk_rows.append(ms)
+        rank_joker.append(np.full(len(ms), joker))
         reps.append(triples(rank_rep(ms, joker)))
+    rank_pairs = np.concatenate([_packed_counts(ms, 7, 5) for ms in rk_rows])
     # single flush suits: suit 0 holds exactly F, the rest O lie in suits 1-3
     flush_ranks, flush_others, flush_joker = [], [], []
     for joker in (False, True):
@@ -107,7 +111,7 @@ def dealer_model_arrays(triples: Triples, a234_low: int) -> dict[str, npt.NDArra
     return dict(zip(_core.MODEL_ARRAYS, (
         th.astype(np.int32), np.searchsorted(medium_values, tm).astype(np.int16),
         np.searchsorted(low_values, tl).astype(np.int8),
-        layout.pairs.copy(), layout.joker.copy(), rank_triple,
+        np.ascontiguousarray(rank_pairs), np.concatenate(rank_joker).astype(np.uint8), rank_triple,
         np.concatenate(flush_ranks)[keep], np.ascontiguousarray(np.concatenate(flush_others)[keep]),
         np.concatenate(flush_joker).astype(np.uint8)[keep],
         np.ascontiguousarray(np.stack([sg_true, sg_rank], 1)[keep]),
@@ -145,36 +149,19 @@ _SAMPLED_ENTRIES = 4096
 _CHECK_HANDS = np.array([[0, 5, 10, 15, 20, 25, 30], [3, 7, 11, 15, 40, 44, 52]], dtype=np.int8)
 
 
-class _RankLayout(NamedTuple):
-    """The rank classes as every model lays them out (without the joker, then with it)."""
-
-    multisets: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
-    pairs: npt.NDArray[np.uint8]                 # rank_pairs: (rank, count) bytes
-    joker: npt.NDArray[np.uint8]                 # rank_joker
-    # each block's base-5 count keys, sorted, and the class index of each sorted key
-    sorted_keys: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
-    order: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
-    mask_key: npt.NDArray[np.int64]              # a 13-bit rank mask's key (one of each rank)
-    packed_key: npt.NDArray[np.int64]            # a (rank * 4 + count) byte's key
+#: How many rank classes a model has: multisets of 7 ranks (at most 4 of a rank), then of 6
+#: (with the joker); ``tests/test_models.py`` holds them to ``multisets``.
+RANK_CLASSES = (49_205, 18_395)
+_POW5 = 5 ** np.arange(14, dtype=np.int64)        # index 13: the rank of no card (count 0)
 
 
-@functools.cache
-def _rank_layout() -> _RankLayout:
-    """The rank-class layout, computed once (read-only arrays)."""
-    pow5 = 5 ** np.arange(13, dtype=np.int64)
-    ms = (multisets(7, 4), multisets(6, 4))
-    keys = [rank_counts(m) @ pow5 for m in ms]
-    order = tuple(np.argsort(k) for k in keys)
-    layout = _RankLayout(
-        ms, np.concatenate([_packed_counts(m, 7, 5) for m in ms]),
-        np.concatenate([np.zeros(len(ms[0]), np.uint8), np.ones(len(ms[1]), np.uint8)]),
-        (keys[0][order[0]], keys[1][order[1]]), (order[0], order[1]),
-        ((np.arange(1 << 13)[:, None] >> np.arange(13)) & 1) @ pow5,
-        np.r_[0, [(b % 4) * pow5[b // 4] for b in range(1, 52)]].astype(np.int64))
-    for a in (layout.pairs, layout.joker, *layout.sorted_keys, *layout.order,
-              layout.mask_key, layout.packed_key):
-        a.setflags(write=False)
-    return layout
+def _count_keys(ranks: npt.NDArray[Any], counts: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
+    """Each row's rank multiset as one base-5 number: the sum of count * 5^rank (a column at
+    a time, so the temporaries are one column's)."""
+    keys = np.zeros(len(ranks), dtype=np.int64)
+    for c in range(ranks.shape[1]):
+        keys += counts[:, c].astype(np.int64) * _POW5[ranks[:, c]]
+    return keys
 
 
 @functools.cache
@@ -218,57 +205,65 @@ def _check(arrays: dict[str, npt.NDArray[Any]], a234_low: int, triples: Triples)
     if not (np.array_equal(arrays["medium_values"], medium_values)
             and np.array_equal(arrays["low_values"], low_values)):
         raise FileError("the medium and low strength values are not these rules' ")
-    th = arrays["triple_high"].astype(np.int64)
-    tm = medium_values[arrays["triple_medium"]].astype(np.int64)
-    tl = low_values[arrays["triple_low"]].astype(np.int64)
-    keys = (th << 40) | (tm << 20) | tl
-    if n == 0 or not (np.diff(keys) > 0).all():
+    th, mi, li = arrays["triple_high"], arrays["triple_medium"], arrays["triple_low"]
+    # sorted by (high, medium, low) strengths: the value tables are sorted, so by their indices
+    keys = (th.astype(np.int64) << 16) | (mi.astype(np.int64) << 8) | li.astype(np.int64)
+    if n == 0 or not (keys[1:] > keys[:-1]).all():
         raise FileError("the dealer's triples are not strictly sorted")
-    if not ((th > tm) & (tm > tl)).all():
+    del keys
+    tm = medium_values[mi]
+    if not ((th > tm).all() and (tm > low_values[li]).all()):
         raise FileError("a dealer triple is not a legal setting (high > medium > low)")
-    layout = _rank_layout()
-    if not (np.array_equal(arrays["rank_pairs"], layout.pairs)
-            and np.array_equal(arrays["rank_joker"], layout.joker)):
-        raise FileError("the rank classes are not laid out as a dealer model's")
+    # the rank classes: every multiset of 7 ranks (at most 4 of one), then every one of 6
+    # (with the joker), each once; bytes are rank * 5 + count, 0 where unused
+    packed = arrays["rank_pairs"]
+    ranks, counts = packed // 5, packed % 5                 # uint8
+    sizes = np.where(arrays["rank_joker"] != 0, 6, 7)
+    n7 = int((arrays["rank_joker"] == 0).sum())
+    if (int(packed.max(initial=0)) >= 65 or ((packed != 0) & (counts == 0)).any()
+            or not (counts.sum(1) == sizes).all()
+            or (n7, len(packed) - n7) != RANK_CLASSES):
+        raise FileError("the rank classes are not a dealer model's (counts or how many)")
+    keys_rank = _count_keys(ranks, counts)
     for k in ("rank_joker", "flush_joker"):
         if not (np.diff((arrays[k] != 0).astype(np.int8)) >= 0).all():
             raise FileError(f"array {k}: the joker's entries are not last")
+    blocks = [keys_rank[:n7], keys_rank[n7:]]
+    order = [np.argsort(b) for b in blocks]
+    sorted_keys = [b[o] for b, o in zip(blocks, order, strict=True)]
+    if any((np.diff(k) == 0).any() for k in sorted_keys):
+        raise FileError("a rank class is listed twice")
     # a flush entry's second triple is its rank class's: F + O, with its joker flag
     # (on a sample of the entries, spread over the whole list)
     rng = np.random.default_rng(0)
     n_flush = len(arrays["flush_ranks"])
     some = np.sort(rng.choice(n_flush, min(n_flush, _SAMPLED_ENTRIES), replace=False))
-    keys_fo = (layout.mask_key[arrays["flush_ranks"][some]]
-               + layout.packed_key[arrays["flush_others"][some]].sum(1))
-    cls = _class_index(keys_fo, arrays["flush_joker"][some] != 0, layout)
+    f_bits = (arrays["flush_ranks"][some, None].astype(np.int64) >> np.arange(13)) & 1
+    others = arrays["flush_others"][some].astype(np.int64)
+    o_ranks = np.where(others == 0, 13, others // 4)
+    keys_fo = (f_bits * _POW5[:13]).sum(1) + _count_keys(o_ranks, others % 4)
+    cls = np.full(len(some), -1, dtype=np.int64)
+    joker = arrays["flush_joker"][some] != 0
+    base = 0
+    for j, (block_keys, block_order) in enumerate(zip(sorted_keys, order, strict=True)):
+        rows = np.flatnonzero(joker == bool(j))
+        pos = np.minimum(np.searchsorted(block_keys, keys_fo[rows]), len(block_keys) - 1)
+        found = block_keys[pos] == keys_fo[rows]
+        cls[rows[found]] = base + block_order[pos[found]]
+        base += len(block_keys)
     if (cls < 0).any() or not np.array_equal(arrays["rank_triple"][np.maximum(cls, 0)],
                                              arrays["flush_triples"][some, 1]):
         raise FileError("a flush entry's rank triple is not its rank class's")
-    base = 0
-    for with_joker_, m in zip((False, True), layout.multisets, strict=True):
-        idx = np.sort(rng.choice(len(m), _SAMPLED_CLASSES // 2, replace=False))
-        want = np.asarray(triples(rank_rep(m[idx], with_joker_)), dtype=np.int64)
-        t = arrays["rank_triple"][base + idx]
-        got = np.stack([th[t], tm[t], tl[t]], axis=1)
+    # a sample of the rank classes, set as this way sets them
+    idx = np.sort(rng.choice(len(packed), _SAMPLED_CLASSES, replace=False))
+    for with_joker_ in (False, True):
+        rows = idx[(arrays["rank_joker"][idx] != 0) == with_joker_]
+        hands = np.array([np.repeat(ranks[i], counts[i]) for i in rows], dtype=np.int64)
+        want = np.asarray(triples(rank_rep(hands, with_joker_)), dtype=np.int64)
+        t = arrays["rank_triple"][rows]
+        got = np.stack([th[t], medium_values[mi[t]], low_values[li[t]]], axis=1)
         if not np.array_equal(got, want):
             raise FileError("its rank classes are not set as this way sets them")
-        base += len(m)
-
-
-def _class_index(keys: npt.NDArray[np.int64], joker: npt.NDArray[np.bool_],
-                 layout: _RankLayout) -> npt.NDArray[np.int64]:
-    """The rank class (index into the model's rank classes) of each row's base-5 count key
-    with its joker flag, or -1 where there is none."""
-    out = np.full(len(keys), -1, dtype=np.int64)
-    base = 0
-    for j, (sorted_keys, order) in enumerate(zip(layout.sorted_keys, layout.order,
-                                                 strict=True)):
-        rows = np.flatnonzero(joker == bool(j))
-        pos = np.minimum(np.searchsorted(sorted_keys, keys[rows]), len(sorted_keys) - 1)
-        found = sorted_keys[pos] == keys[rows]
-        out[rows[found]] = base + order[pos[found]]
-        base += len(sorted_keys)
-    return out
 
 
 def _check_solves(model: _core.DealerModel) -> None:
