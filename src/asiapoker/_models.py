@@ -178,9 +178,11 @@ def _strength_values(a234_low: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[
 def _check(arrays: dict[str, npt.NDArray[Any]], a234_low: int, triples: Triples) -> None:
     """Raise FileError unless ``arrays`` mean a dealer model of this way: the layout's names,
     dtypes and widths; one length per group; index ranges; the strength values of these
-    rules; triples strictly sorted (as built) and each a legal setting; the rank classes laid
-    out as every model lays them; the joker's classes and entries last (the core reads them
-    as a tail); and a sample of rank classes set as ``triples`` sets them."""
+    rules; triples strictly sorted (as built) and each a legal setting; the rank classes
+    every multiset of 7 (then 6) ranks once; the joker's classes and entries last (the core
+    reads them as a tail); on samples, flush entries' rank triples their rank classes', and
+    rank classes set as ``triples`` sets them.  Cheap: a first read costs about what reading
+    the file does."""
     if set(arrays) != set(_core.MODEL_ARRAYS):
         raise FileError("not the arrays of a dealer model (names)")
     for name, dtype, width in MODEL_LAYOUT:
