@@ -32,7 +32,8 @@ from .errors import FileError, RunError
 #: Target classes per chunk (chunks end where a rank multiset ends, so they vary a little).
 CHUNK = 10_000
 RUN_FILE = "run.json"
-FORMAT = 2
+#: 3: chunks hold ``best_ties`` (optimal-play tables need it); a format-2 run is refused
+FORMAT = 3
 
 
 def chunk_bounds(groups: npt.NDArray[np.int32], size: int = CHUNK) -> npt.NDArray[np.int64]:

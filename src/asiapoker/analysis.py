@@ -283,6 +283,9 @@ class _Totals:
 
 
 _COL = {"optimal": "best", "house-way": "house_way", "strategy": "player"}
+#: chunk columns left out of ``results_sha256`` (added after the shipped digests were made;
+#: each is a function of the hashed columns' inputs, and its own figure is in the summary)
+_UNHASHED = frozenset({"best_ties"})
 
 
 def _int_sums(cell: npt.NDArray[np.int64], values: npt.NDArray[np.int64],
@@ -329,6 +332,7 @@ def solve_classes(hands: npt.NDArray[np.int8], way: HouseWay, rules: Rules,
     best = np.argmax(wins, axis=1)
     hw = house_way_splits(hands, way, rules)
     out = {"best": best.astype(np.int8), "best_wins": wins[rows, best],
+           "best_ties": best_ties(hands, wins, best, rules),
            "house_way": hw.astype(np.int8), "house_way_wins": wins[rows, hw]}
     if strategy is not None:
         if isinstance(strategy, HouseWay):
@@ -337,6 +341,25 @@ def solve_classes(hands: npt.NDArray[np.int8], way: HouseWay, rules: Rules,
             sp = strategy_splits(strategy, hands)
         out["player"] = sp.astype(np.int8)
         out["player_wins"] = wins[rows, sp]
+    return out
+
+
+def best_ties(hands: npt.NDArray[np.int8], wins: npt.NDArray[np.int64],
+              best: npt.NDArray[np.intp], rules: Rules) -> npt.NDArray[np.int8]:
+    """For each row, how many splits win as often as its best split ``best`` (the first in the
+    row's order) with other (high, medium, low) strengths than it (0 for almost every class).
+    Splits of equal strengths always tie, so a class where this is 0 has one best setting up to
+    strengths; an optimal-play table must record the others (:mod:`asiapoker.optimal`)."""
+    top = wins[np.arange(len(wins)), best]
+    tied = wins == top[:, None]
+    many = np.flatnonzero(tied.sum(axis=1) > 1)
+    out = np.zeros(len(wins), dtype=np.int8)
+    if len(many):
+        st = np.empty((len(many), 105, 3), dtype=np.int32)
+        run_kernel(_core.split_strengths_kernel, np.ascontiguousarray(hands[many]), "hands",
+                   rules.a234_low, st)
+        other = (st != st[np.arange(len(many)), best[many]][:, None, :]).any(axis=2)
+        out[many] = (other & tied[many]).sum(axis=1)
     return out
 
 
@@ -379,7 +402,7 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
     pays = Fraction(r.pays)
     workers = whole_number((os.cpu_count() or 1) if workers is None else workers, "workers")
     players = ["optimal", "house-way"] + (["strategy"] if strategy is not None else [])
-    meta = {"way_name": w.name, "player_label": label}
+    meta: dict[str, Any] = {"way_name": w.name, "player_label": label}
     if sample is not None:
         return _sample(w, r, label, strategy, players, whole_number(sample, "sample", 2),
                        whole_number(seed, "seed", 0), workers)
@@ -418,13 +441,17 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
     everything = run is not None and all(run.chunk_path(c).exists() for c in range(nchunks))
     cover = range(nchunks) if everything else mine
     sha = hashlib.sha256()
+    ties = 0
     for c in cover:
         data = held[c] if run is None else run.load(c)
         lo, hi = edges[c], edges[c + 1]
         totals.add(data, weights[lo:hi], data["shape"], hands[lo:hi, 6] == 52)
+        ties += int(np.count_nonzero(data["best_ties"]))
         for key in sorted(data):
-            sha.update(key.encode() + little_endian(data[key]))
+            if key not in _UNHASHED:
+                sha.update(key.encode() + little_endian(data[key]))
     meta["results_sha256"] = sha.hexdigest()
+    meta["classes_with_ties"] = ties        # best settings of unequal strengths (best_ties)
     result = totals.analysis(pays, way=w.name, way_digest=params["way_digest"], rules=r,
                              player=label, complete=len(cover) == nchunks, seconds=seconds,
                              meta=meta)
