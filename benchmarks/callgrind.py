@@ -9,7 +9,9 @@ switched on only inside one kernel of the core (``--toggle-collect``): ``DealerM
 for a solve (the dealer distribution and the counts of all 105 splits, what ``solve`` spends
 nearly all its work on), ``solve_known_kernel`` for a solve with known cards (the same
 hands, with 7 dead cards, or 1 or 2 cards the dealer shows, the next cards of a fixed-seed
-deck) and ``solve_groups_kernel`` for the grouped whole-game solver.
+deck), ``solve_groups_kernel`` for the grouped whole-game solver and ``best_splits_kernel``
+for a lookup in the shipped optimal-play table of ``standard`` (the class, the best split
+carried back to the row).
 The model is built before, outside the count.  Hands come from a fixed seed; the grouped
 solver runs on fixed slices of ``player_classes()`` early, in the middle and late (the late
 ones hold the joker).  Needs Debian's ``valgrind``.
@@ -23,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 CHILD = """
 import numpy as np
@@ -45,6 +48,14 @@ elif {kind!r} == "known":
     out = np.empty((len(hands), 105), np.int64)
     assert _core.solve_known_kernel(hands, m, dead, shown, out,
                                     np.empty(len(hands), np.int64)) == -1
+elif {kind!r} == "optimal":
+    from asiapoker.optimal import _index, shipped_table
+    t = shipped_table({way!r})
+    hands = np.ascontiguousarray(random_hands({n}, 1))
+    start, end, local = _index()
+    out = np.empty(len(hands), np.int16)
+    assert _core.best_splits_kernel(hands, start, end, local, t.best, t.tie_class, t.tie_mask,
+                                    0, out, np.empty(len(hands), np.int64)) == -1
 else:
     hands = np.ascontiguousarray(player_classes()[0][{lo}:{lo} + {n}])
     _core.solve_groups_kernel(hands, m, np.empty((len(hands), 105), np.int64))
@@ -58,17 +69,27 @@ SCENARIOS = {
     "known-standard-dealer1": ("standard", "known", (0, 1), 20),
     "known-standard-dealer2": ("standard", "known", (0, 2), 20),
     "known-classic-dealer1": ("classic", "known", (0, 1), 20),
+    "optimal-lookup-standard": ("standard", "optimal", 0, 20000),
     "groups-early": ("standard", "groups", 0, 2000),
     "groups-middle": ("standard", "groups", 3_000_000, 2000),
     "groups-late-joker": ("standard", "groups", 6_970_000, 2000),
 }
 _KERNEL = {"rows": "*DealerModel*solve_rows*", "known": "*known_cards*solve_known_kernel*",
-           "groups": "*groups*solve_groups_kernel*"}
+           "groups": "*groups*solve_groups_kernel*", "optimal": "*optimal*best_splits_kernel*"}
 
 
 def count(name: str) -> tuple[int, int]:
-    """(instructions inside the kernel, rows) of one scenario."""
+    """(instructions inside the kernel, rows) of one scenario.  A dealer model read from the
+    cache is checked by two full-deck solves through ``solve_rows`` itself, so a solve's count
+    is the scenario's less the same scenario with no hands."""
     way, kind, lo, n = SCENARIOS[name]
+    total = _run(way, kind, lo, n)
+    if kind == "rows":
+        total -= _run(way, kind, lo, 0)
+    return total, n
+
+
+def _run(way: str, kind: str, lo: Any, n: int) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
@@ -78,8 +99,8 @@ def count(name: str) -> tuple[int, int]:
         text = out.read_text()
     m = re.search(r"^(?:summary|totals):\s+(\d+)", text, re.M)
     if m is None:
-        raise RuntimeError(f"no instruction count in callgrind's output for {name}")
-    return int(m.group(1)), n
+        raise RuntimeError(f"no instruction count in callgrind's output for {kind} {way}")
+    return int(m.group(1))
 
 
 def main(argv: list[str]) -> int:
@@ -95,8 +116,9 @@ def main(argv: list[str]) -> int:
     for name in names:
         total, n = count(name)
         unit = "class" if SCENARIOS[name][1] == "groups" else "hand"
-        print(f"{name:<20} {total / n / 1e6:8.3f} M instructions a {unit} "
-              f"({total:,} over {n:,})", flush=True)
+        per = (f"{total / n:8,.0f}   instructions a {unit}" if total < 100_000 * n
+               else f"{total / n / 1e6:8.3f} M instructions a {unit}")
+        print(f"{name:<24} {per} ({total:,} over {n:,})", flush=True)
     return 0
 
 
