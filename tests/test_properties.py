@@ -106,7 +106,7 @@ MODULES = sorted(m.name for m in pkgutil.iter_modules(asiapoker.__path__)
 # the modules whose docstrings show examples (with their error cases)
 EXAMPLED = {"cards", "ranks", "rules", "setting", "house_way", "solver", "bonus", "table",
             "simulation", "analysis", "equilibrium", "rack", "sampling", "suit_classes", "known",
-            "spots", ""}
+            "spots", "optimal", ""}
 
 
 def test_every_module_is_doctested():

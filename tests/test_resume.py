@@ -17,7 +17,9 @@ from asiapoker import HouseWay, Rules, _core
 from asiapoker._runs import RunDir
 from asiapoker.analysis import analyze
 from asiapoker.errors import RunError
+from asiapoker.optimal import _index as _optimal_index
 from asiapoker.solver import dealer_model
+from asiapoker.suit_classes import PLAYER_CLASSES
 
 SHARD = "7/350"            # two chunks, a few seconds
 
@@ -149,6 +151,11 @@ def _kernels():
                                                          np.empty(n, np.int64)),
         "solve_groups_kernel": lambda h: _core.solve_groups_kernel(
             h, m, np.empty((n, 105), np.int64)),
+        "index_codes_kernel": lambda h: _core.index_codes_kernel(
+            h, np.empty(n, np.int32), np.empty(n, np.uint16)),
+        "best_splits_kernel": lambda h: _core.best_splits_kernel(
+            h, *_optimal_index(), np.zeros(PLAYER_CLASSES, np.int8), np.zeros(0, np.int32),
+            np.zeros((0, 14), np.uint8), 0, np.empty(n, np.int16), np.empty(n, np.int64)),
         "solve_known_kernel": lambda h: _core.solve_known_kernel(
             h, m, np.full((n, 1), -1, np.int8), np.full((n, 1), -1, np.int8),
             np.empty((n, 105), np.int64), np.empty(n, np.int64)),

@@ -7,7 +7,7 @@ Data flows one way: cards -> strengths -> settings -> outcomes.
 'Flush, A-K-Q-5 of spades'
 """
 
-from . import analysis, equilibrium, known, rack, simulation, table
+from . import analysis, equilibrium, known, optimal, rack, simulation, table
 from .analysis import exploitability
 from .bonus import (
     BONUS_CATEGORIES,
@@ -32,12 +32,14 @@ from .errors import (
     IllegalSettingError,
     KnownCardError,
     MissingExtraError,
+    OptimalTableError,
     RuleError,
     RunError,
     StrategyError,
     WagerError,
 )
 from .house_way import DEFAULT_WAY, HouseWay, dealer_strengths, house_way, house_way_splits
+from .optimal import OptimalTable, best_splits, make_optimal_table
 from .ranks import CATEGORIES, HandRank, rank, strengths
 from .rules import Rules
 from .setting import (
@@ -89,6 +91,8 @@ __all__ = [
     "IllegalSettingError",
     "KnownCardError",
     "MissingExtraError",
+    "OptimalTable",
+    "OptimalTableError",
     "Outcome",
     "PayTable",
     "RuleError",
@@ -104,6 +108,7 @@ __all__ = [
     "Wager",
     "WagerError",
     "analysis",
+    "best_splits",
     "bonus_hand",
     "bonus_hands",
     "bonus_odds",
@@ -119,6 +124,8 @@ __all__ = [
     "is_legal",
     "known",
     "legal_splits",
+    "make_optimal_table",
+    "optimal",
     "parse_cards",
     "rack",
     "rank",

@@ -14,6 +14,7 @@ __all__ = [
     "IllegalSettingError",
     "KnownCardError",
     "MissingExtraError",
+    "OptimalTableError",
     "RuleError",
     "RunError",
     "StrategyError",
@@ -86,6 +87,11 @@ class FileWriteError(FileError):
 
 class RunError(AsiaPokerError):
     """A run directory that does not fit the call (other parameters, a foreign file)."""
+
+
+class OptimalTableError(AsiaPokerError):
+    """No optimal-play table for a house way and rules (or for a hand's class), or a table
+    for other ones than the call's."""
 
 
 class MissingExtraError(AsiaPokerError):

@@ -11,6 +11,7 @@
 ``reference``     the reference solver: every dealer hand, one by one
 ``bonus``         the bonus wager (rule 4)
 ``class_keys``    class keys, by which a compiled house way stores its settings
+``optimal``       a hand's class among the 6,972,147, and its best split from a table
 ``suit_renaming`` hands up to suit renaming
 ================  ===========================================================================
 
@@ -25,6 +26,7 @@ from .dealer import MODEL_ARRAYS, DealerModel
 from .groups import solve_groups_kernel
 from .house_ways import BUILTIN_WAYS, choose_one, house_way_kernel
 from .known_cards import dealer_distribution, solve_known_kernel
+from .optimal import SLOT_COUNT, best_splits_kernel, index_codes_kernel
 from .reference import enumerate_dealer
 from .splits import (
     chosen_kernel,
@@ -42,7 +44,9 @@ __all__ = [
     "BUILTIN_WAYS",
     "CATEGORIES",
     "MODEL_ARRAYS",
+    "SLOT_COUNT",
     "DealerModel",
+    "best_splits_kernel",
     "bonus_enumerate",
     "bonus_kernel",
     "choose_one",
@@ -54,6 +58,7 @@ __all__ = [
     "dealer_distribution",
     "enumerate_dealer",
     "house_way_kernel",
+    "index_codes_kernel",
     "legal_kernel",
     "match_split_kernel",
     "solve_groups_kernel",

@@ -1,0 +1,451 @@
+"""Optimal play as a lookup table: the exact best split of every one of the 6,972,147 classes
+of player hands (:func:`~asiapoker.suit_classes.player_classes`) against one house way under
+one A-2-3-4 option, made from a finished whole-game run (:func:`~asiapoker.analyze` with
+``out=``), and read back for any hand in the row's own card order at millions of hands a
+second.  The package ships tables for ``standard``, ``equilibrium`` and ``classic`` (A-2-3-4
+high) and ``standard`` with A-2-3-4 low; ``docs/optimal-tables.md`` says how they were made.
+
+The best setting does not depend on what a win pays (with no pushes the expected value,
+(pays + 1) * wins / total - 1, grows with the wins), so one table serves every ``pays``.
+
+>>> import numpy as np
+>>> from asiapoker import solve_many
+>>> hands = np.array([[48, 49, 0, 5, 22, 31, 52], [3, 7, 11, 15, 19, 23, 27]], dtype=np.int8)
+>>> best_splits(hands).tolist() == solve_many(hands).best.tolist()
+True
+>>> best_splits(hands, "high-first")
+Traceback (most recent call last):
+...
+asiapoker.errors.OptimalTableError: no optimal-play table for house way high-first (a234=high): ...
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import threading
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core, _files
+from ._compile import cache_path, code_digest, default_cache_dir
+from ._runs import RUN_FILE, RunDir, chunk_bounds, digest
+from ._validate import as_card_array, run_kernel
+from .equilibrium import way_digest
+from .errors import FileError, OptimalTableError, RunError
+from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
+from .rules import Rules, resolve
+from .solver import DEALER_HANDS, count_splits, solve_many
+from .suit_classes import PLAYER_CLASSES, class_groups, player_classes
+
+__all__ = ["TABLE_KIND", "OptimalTable", "best_splits", "make_optimal_table",
+           "shipped_table"]
+
+#: What a table file records as its kind.
+TABLE_KIND = "optimal-table"
+INDEX_KIND = "class-index-cache"
+#: sha256 of :func:`player_classes`' hands (n x 7 int8, C order): a table names the class list
+#: it indexes by this, and one made for another list is refused.
+CLASS_LIST_SHA256 = "213af37e3f00008c6ccf79e5c5de4f98c3009c5b4b7574ad69ae7cdd666fa901"
+#: ``best`` of a class whose best settings differ in strengths (they are in ``tie_mask``).
+TIED = -1
+#: ``best`` of a class the table does not cover (a table made from a shard).
+MISSING = -2
+_MASK_BYTES = 14                                 # 105 bits
+_DATA = Path(__file__).parent / "data"
+#: the shipped tables: (way, a234) -> file name in ``asiapoker/data``
+SHIPPED = {(w, a): f"optimal-{w}-{a}.npz" for w, a in (
+    ("standard", "high"), ("equilibrium", "high"), ("classic", "high"), ("standard", "low"))}
+
+
+# --------------------------------------------------------------------------------------------
+# the class index: group keys (rank counts) and each class's local code (its suits)
+# --------------------------------------------------------------------------------------------
+
+Index = tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.uint16]]
+
+
+def _build_index() -> Index:
+    """(first class of each rank multiset's slot, the end of its classes, the local code of
+    every class): a class is found by its slot, then by a binary search of its code."""
+    hands, _ = player_classes()
+    groups = class_groups()
+    slots = np.empty(len(hands), dtype=np.int32)
+    local = np.empty(len(hands), dtype=np.uint16)
+    run_kernel(_core.index_codes_kernel, hands, "classes", slots, local)
+    first = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+    ends = np.r_[first[1:], len(hands)]
+    start = np.zeros(_core.SLOT_COUNT, dtype=np.int32)
+    end = np.zeros(_core.SLOT_COUNT, dtype=np.int32)
+    start[slots[first]] = first
+    end[slots[first]] = ends
+    index = (start, end, local)
+    # every class of a multiset in its multiset's slot, a slot for each multiset
+    if (len(np.unique(slots[first])) != len(first)
+            or not (slots == np.repeat(slots[first], ends - first)).all()):  # pragma: no cover
+        raise OptimalTableError("the class index: rank multisets that share a slot")
+    _check_index(index, "the class index just built")
+    return index
+
+
+def _check_index(index: Index, where: str) -> None:
+    """What the lookup relies on: the slots' class ranges tile the classes, and the local
+    codes ascend strictly within each range (so that a binary search finds them)."""
+    start, end, local = index
+    ok = (start.dtype == np.int32 and end.dtype == np.int32 and local.dtype == np.uint16
+          and start.shape == end.shape == (_core.SLOT_COUNT,)
+          and local.shape == (PLAYER_CLASSES,))
+    if ok:
+        used = end > start
+        ok = bool((end[~used] == start[~used]).all())
+        s, e = np.sort(start[used]), np.sort(end[used])
+        ok = ok and (int(s[0]) == 0 and int(e[-1]) == PLAYER_CLASSES
+                     and bool((s[1:] == e[:-1]).all()))
+    if ok:
+        step = np.diff(local.astype(np.int32))
+        first = np.zeros(PLAYER_CLASSES, dtype=bool)
+        first[start[end > start]] = True
+        ok = bool((step[~first[1:]] > 0).all())
+    if not ok:
+        raise FileError(f"{where} is not the class index")
+
+
+_INDEX_LOCK = threading.Lock()
+
+
+@functools.cache
+def _index_unlocked() -> Index:
+    digest_ = code_digest()
+    if digest_ is None or os.environ.get("ASIAPOKER_MODEL_CACHE") == "0":
+        return _build_index()
+    identity = {"code_sha256": digest_, "class_list_sha256": CLASS_LIST_SHA256}
+    path = cache_path(default_cache_dir(), INDEX_KIND, identity)
+    names = ("slot_start", "slot_end", "local")
+    if path.exists():
+        try:
+            _, arrays = _files.read(path, INDEX_KIND, identity)
+            if set(arrays) != set(names):
+                raise FileError(f"{str(path)!r} does not hold the class index")
+            index: Index = tuple(arrays[k] for k in names)  # type: ignore[assignment]
+            _check_index(index, repr(str(path)))
+            for a in index:
+                a.setflags(write=False)
+            return index
+        except FileError as exc:
+            warnings.warn(f"rebuilding the class-index cache: {exc}", stacklevel=4)
+    index = _build_index()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _files.write(path, INDEX_KIND, identity, dict(zip(names, index, strict=True)))
+    except (OSError, FileError) as exc:
+        warnings.warn(f"could not write the class-index cache {path}: {exc}", stacklevel=4)
+    for a in index:
+        a.setflags(write=False)
+    return index
+
+
+def _index() -> Index:
+    """The class index, from the disk cache when a verified one is there (built in about two
+    seconds and saved otherwise); read-only, one per process."""
+    with _INDEX_LOCK:
+        return _index_unlocked()
+
+
+# --------------------------------------------------------------------------------------------
+# the table
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class OptimalTable:
+    """The best split of every class against one house way under one A-2-3-4 option.
+
+    ``best[c]`` is a split (:data:`~asiapoker.SPLIT_POSITIONS`) of class ``c``'s least member,
+    :data:`TIED` when the class's best settings differ in strengths (then every best split is
+    a bit of ``tie_mask[i]`` for ``tie_class[i] == c``), :data:`MISSING` when the table does not
+    cover the class; ``wins`` (optional) the best split's exact wins of the C(46, 7) dealer
+    hands.  Make one with :func:`make_optimal_table`, read one with :meth:`load`."""
+
+    way: str
+    way_digest: str
+    a234: str
+    best: npt.NDArray[np.int8] = field(repr=False)
+    tie_class: npt.NDArray[np.int32] = field(repr=False)
+    tie_mask: npt.NDArray[np.uint8] = field(repr=False)
+    wins: npt.NDArray[np.int32] | None = field(default=None, repr=False)
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        b, tc, tm = self.best, self.tie_class, self.tie_mask
+        problem = None
+        if self.a234 not in ("high", "low"):
+            problem = f"a234 {self.a234!r}"
+        elif b.dtype != np.int8 or b.shape != (PLAYER_CLASSES,):
+            problem = f"best of shape {b.shape} ({b.dtype}), not ({PLAYER_CLASSES},) int8"
+        elif int(b.min()) < MISSING or int(b.max()) >= 105:
+            problem = "a best split outside -2..104"
+        elif (tc.dtype != np.int32 or tc.ndim != 1 or tm.dtype != np.uint8
+              or tm.shape != (len(tc), _MASK_BYTES)):
+            problem = "tie arrays of the wrong types or shapes"
+        elif len(tc) and (not (np.diff(tc) > 0).all() or int(tc[0]) < 0
+                          or int(tc[-1]) >= PLAYER_CLASSES):
+            problem = "tied classes not strictly ascending class numbers"
+        elif not np.array_equal(tc, np.flatnonzero(b == TIED)):
+            problem = "tied classes that are not the classes marked tied"
+        elif len(tc) and (not tm.any(axis=1).all() or (tm[:, -1] >> 1).any()):
+            problem = "a tied class with no best split, or a bit past split 104"
+        elif self.wins is not None and (self.wins.dtype != np.int32
+                                        or self.wins.shape != (PLAYER_CLASSES,)
+                                        or int(self.wins.min()) < 0
+                                        or int(self.wins.max()) > DEALER_HANDS):
+            problem = "wins of the wrong type, shape or range"
+        if problem:
+            raise OptimalTableError(f"{self.source or 'an optimal-play table'}: {problem}")
+        for a in (b, tc, tm) + (() if self.wins is None else (self.wins,)):
+            a.setflags(write=False)
+
+    @property
+    def classes(self) -> int:
+        """How many classes the table covers (all 6,972,147 unless made from a shard)."""
+        return int(np.count_nonzero(self.best != MISSING))
+
+    @property
+    def complete(self) -> bool:
+        """Whether the table covers every class."""
+        return self.classes == PLAYER_CLASSES
+
+    def describe(self) -> str:
+        """The house way and rule option the table is for, and what it covers."""
+        cover = ("every class" if self.complete else
+                 f"{self.classes:,} of {PLAYER_CLASSES:,} classes")
+        return (f"optimal play against house way {self.way} (a234={self.a234}; any pays), "
+                f"{cover}" + (", with exact wins" if self.wins is not None else ""))
+
+    def matches(self, way: HouseWay, rules: Rules) -> bool:
+        """Whether the table is for ``way`` under ``rules`` (their digest; ``pays`` aside)."""
+        return way_digest(way, rules) == self.way_digest and rules.a234 == self.a234
+
+    def identity(self) -> dict[str, Any]:
+        """What a file of this table records and is checked against."""
+        return {"way": self.way, "way_digest": self.way_digest, "a234": self.a234,
+                "classes": PLAYER_CLASSES, "class_list_sha256": CLASS_LIST_SHA256}
+
+    def save(self, path: str | os.PathLike[str]) -> str:
+        """Write the table (compressed, verified on reading); returns its contents' sha256."""
+        arrays: dict[str, npt.NDArray[Any]] = {"best": self.best, "tie_class": self.tie_class,
+                                               "tie_mask": self.tie_mask}
+        if self.wins is not None:
+            arrays["wins"] = self.wins
+        return _files.write(path, TABLE_KIND, self.identity(), arrays, compress=True)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> OptimalTable:
+        """A table file, verified: its kind, its class list, its checksum and its contents
+        (a damaged, truncated or foreign file is a :class:`~asiapoker.errors.FileError`
+        naming it)."""
+        meta, arrays = _files.read(path, TABLE_KIND)
+        ident = meta.get("identity")
+        where = repr(str(path))
+        if (not isinstance(ident, dict) or set(ident) != {"way", "way_digest", "a234",
+                                                          "classes", "class_list_sha256"}
+                or ident["classes"] != PLAYER_CLASSES
+                or ident["class_list_sha256"] != CLASS_LIST_SHA256):
+            raise FileError(f"{where} is an optimal-play table for another class list")
+        if not set(arrays) <= {"best", "tie_class", "tie_mask", "wins"} or not {
+                "best", "tie_class", "tie_mask"} <= set(arrays):
+            raise FileError(f"{where} does not hold an optimal-play table's arrays")
+        try:
+            return cls(str(ident["way"]), str(ident["way_digest"]), str(ident["a234"]),
+                       arrays["best"], arrays["tie_class"], arrays["tie_mask"],
+                       arrays.get("wins"), source=str(path))
+        except OptimalTableError as exc:
+            raise FileError(f"{where} is not a sound optimal-play table: {exc}") from None
+
+    def lookup(self, hands: Any) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int64]]:
+        """(best split in each row's order, or -1 where the table lacks the class; the class)
+        of checked seven-card rows."""
+        arr = as_card_array(hands, 7, "hands")
+        start, end, local = _index()
+        out = np.empty(len(arr), dtype=np.int16)
+        cls_ = np.empty(len(arr), dtype=np.int64)
+        run_kernel(_core.best_splits_kernel, arr, "hands", start, end, local, self.best,
+                   self.tie_class, self.tie_mask, 1 if self.a234 == "low" else 0, out, cls_)
+        return out, cls_
+
+    def best_splits(self, hands: Any) -> npt.NDArray[np.int16]:
+        """The best split of each row (an index into :data:`~asiapoker.SPLIT_POSITIONS` of the
+        row as given): the same as ``solve_many(hands, way, rules).best``, ties included.  A
+        row whose class the table lacks is an :class:`~asiapoker.errors.OptimalTableError`."""
+        out, _ = self.lookup(hands)
+        missing = np.flatnonzero(out < 0)
+        if len(missing):
+            raise OptimalTableError(f"row {int(missing[0])} of hands: its class is not in "
+                                    f"this table ({self.describe()})")
+        return out
+
+
+# --------------------------------------------------------------------------------------------
+# finding and making tables
+# --------------------------------------------------------------------------------------------
+
+_SHIPPED_LOCK = threading.Lock()
+_SHIPPED_TABLES: dict[tuple[str, str], OptimalTable] = {}
+
+
+def shipped_table(way: WayLike = DEFAULT_WAY, rules: Rules | None = None) -> OptimalTable | None:
+    """The table shipped with the package for ``way`` under ``rules`` (loaded and verified on
+    first use, then kept), or None when there is none."""
+    w, r = resolve_way(way), resolve(rules)
+    name = SHIPPED.get((w.name, r.a234))
+    if name is None:
+        return None
+    with _SHIPPED_LOCK:
+        table = _SHIPPED_TABLES.get((w.name, r.a234))
+        if table is None:
+            path = _DATA / name
+            if not path.exists():  # pragma: no cover - a broken installation
+                return None
+            table = OptimalTable.load(path)
+            _SHIPPED_TABLES[(w.name, r.a234)] = table
+    return table if table.matches(w, r) else None      # a way of that name, but another one
+
+
+OptimalTableLike = OptimalTable | str | os.PathLike[str]
+
+
+def resolve_table(table: OptimalTableLike | bool | None, way: HouseWay,
+                  rules: Rules) -> OptimalTable | None:
+    """``table`` (a table or its file) checked to be for ``way`` and ``rules``; the shipped
+    one when ``table`` is None (None when there is none) or True (an error when there is
+    none); None when it is False."""
+    if table is False:
+        return None
+    if table is None or table is True:
+        found = shipped_table(way, rules)
+        if found is None and table is True:
+            raise _no_table(way, rules)
+        return found
+    if not isinstance(table, (OptimalTable, str, os.PathLike)):
+        raise OptimalTableError(f"an optimal-play table must be a table, its file, True, "
+                                f"False or None, got {table!r}")
+    t = table if isinstance(table, OptimalTable) else OptimalTable.load(table)
+    if not t.matches(way, rules):
+        raise OptimalTableError(f"{t.source or 'the optimal-play table'} is for house way "
+                                f"{t.way} (a234={t.a234}), not {way.name} under "
+                                f"{rules.describe()}")
+    return t
+
+
+def best_splits(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
+                table: OptimalTableLike | None = None,
+                solve: bool = False) -> npt.NDArray[np.int16]:
+    """The best split of each row against ``way`` (an index into
+    :data:`~asiapoker.SPLIT_POSITIONS` of the row as given), read from an optimal-play table:
+    ``table`` (a table or its file) or the one shipped for ``way`` and ``rules``.  The same
+    as ``solve_many(hands, way, rules).best`` row for row, ties included (the first best
+    split in the row's own order), some thousand times faster.
+
+    Without a table for ``way`` and ``rules`` (or for a row's class, in a table made from a
+    shard) it is an :class:`~asiapoker.errors.OptimalTableError` saying so, unless ``solve``
+    is true: then those rows are solved."""
+    w, r = resolve_way(way), resolve(rules)
+    arr = as_card_array(hands, 7, "hands")
+    t = resolve_table(table, w, r)
+    if t is None:
+        if solve:
+            return solve_many(arr, w, r, columns="summary").best
+        raise _no_table(w, r)
+    if not solve:
+        return t.best_splits(arr)
+    out, _ = t.lookup(arr)
+    missing = np.flatnonzero(out < 0)
+    if len(missing):
+        out[missing] = solve_many(arr[missing], w, r, columns="summary").best
+    return out
+
+
+def _no_table(way: HouseWay, rules: Rules) -> OptimalTableError:
+    return OptimalTableError(f"no optimal-play table for house way {way.name} "
+                             f"(a234={rules.a234}): make one from a whole run with "
+                             f"`asiapoker optimal-table RUN --out FILE`, or solve these hands")
+
+
+def _run_params(run: Path) -> dict[str, Any]:
+    params = _files.read_json(run / RUN_FILE, "run description")
+    if not isinstance(params, dict) or params.get("format") != 3:
+        raise RunError(f"{str(run)!r} is not a run of this version (its chunks do not record "
+                       f"tied best settings); run analyze again into a new directory")
+    return params
+
+
+def make_optimal_table(run: str | os.PathLike[str], out: str | os.PathLike[str] | None = None,
+                       *, way: WayLike | None = None, wins: bool = False) -> OptimalTable:
+    """The optimal-play table of a whole-game run directory (``analyze(..., out=run)``): the
+    best split of every class it solved, exactly, and with ``wins`` their exact wins (28 MB
+    more in memory, 20 MB more on disk).  The classes whose best settings differ in strengths
+    are solved again to record all of them.  ``way`` is needed for a way that is not built
+    in (its digest must be the run's).  A run of a shard gives a table of its classes only.
+    Written to ``out`` when given.
+
+    Every chunk is verified as it is read; a run of another class list, a way whose digest
+    is not the run's, or a run with no finished chunk is a :class:`~asiapoker.errors.RunError`.
+    """
+    path = Path(run)
+    params = _run_params(path)
+    rd = RunDir(path, {k: v for k, v in params.items() if k != "format"}, create=False)
+    try:
+        r = Rules(**params["rules"])
+        w = resolve_way(params["way"] if way is None else way)
+    except (TypeError, KeyError) as exc:
+        raise RunError(f"{str(path)!r}: a run description without its way or rules "
+                       f"({exc})") from None
+    if way_digest(w, r) != params.get("way_digest"):
+        raise RunError(f"{str(path)!r} is a run against another house way than {w.name!r} "
+                       f"(its way digest differs); pass the run's own way")
+    edges = chunk_bounds(class_groups())
+    if params.get("classes") != PLAYER_CLASSES or params.get("chunk_digest") != digest([edges]):
+        raise RunError(f"{str(path)!r} is a run over another class list")
+    best = np.full(PLAYER_CLASSES, MISSING, dtype=np.int8)
+    ties = np.zeros(PLAYER_CLASSES, dtype=bool)
+    best_wins = np.zeros(PLAYER_CLASSES, dtype=np.int32)
+    found = 0
+    for c in range(len(edges) - 1):
+        if not rd.chunk_path(c).exists():
+            continue
+        data = rd.load(c)
+        lo, hi = int(edges[c]), int(edges[c + 1])
+        if any(k not in data or data[k].shape != (hi - lo,)
+               for k in ("best", "best_ties", "best_wins")):
+            raise RunError(f"{rd.chunk_path(c)} lacks the best splits, ties or wins")
+        best[lo:hi] = data["best"]
+        ties[lo:hi] = data["best_ties"] > 0
+        best_wins[lo:hi] = data["best_wins"]
+        found += 1
+    if not found:
+        raise RunError(f"{str(path)!r} has no finished chunk")
+    tie_class = np.flatnonzero(ties).astype(np.int32)
+    tie_mask = np.zeros((len(tie_class), _MASK_BYTES), dtype=np.uint8)
+    if len(tie_class):
+        counts = count_splits(player_classes()[0][tie_class], w, r)
+        top = counts.max(axis=1)
+        if not (top == best_wins[tie_class]).all():
+            raise RunError(f"{str(path)!r}: the solver disagrees with the run's best wins")
+        bits = np.zeros((len(tie_class), _MASK_BYTES * 8), dtype=bool)
+        bits[:, :105] = counts == top[:, None]
+        tie_mask = np.packbits(bits, axis=1, bitorder="little")
+        best[tie_class] = TIED
+    table = OptimalTable(w.name, params["way_digest"], r.a234, best, tie_class, tie_mask,
+                         best_wins if wins else None, source=str(path))
+    if out is not None:
+        table.save(out)
+    return table
+
+
+def class_list_sha256() -> str:
+    """sha256 of the class list's hands, computed (:data:`CLASS_LIST_SHA256` is its value)."""
+    return hashlib.sha256(np.ascontiguousarray(player_classes()[0]).tobytes()).hexdigest()
