@@ -28,6 +28,7 @@ from .card_search import generate
 from .equilibrium import Iteration, best_response, equilibrium
 from .errors import AsiaPokerError, FileError, HouseWayError, UsageError
 from .house_way import DEFAULT_WAY, STORED_WAYS, HouseWay
+from .optimal import make_optimal_table
 from .pricing import price
 from .rack import RackCard
 from .ranks import rank
@@ -323,9 +324,12 @@ def cmd_bonus_odds(args: argparse.Namespace) -> None:
 def cmd_simulate(args: argparse.Namespace) -> None:
     """``asiapoker simulate``: simulate rounds at a full table."""
     rules = _rules(args)
+    table = {None: None, "none": False}.get(args.optimal_table, args.optimal_table)
+    if table is not None and args.player != "optimal":
+        raise AsiaPokerError("--optimal-table is for --player optimal")
     sim = simulate(args.rounds, seats=args.seats, way=_way(args.way), player=args.player,
                    bonus_table=args.bonus, seed=args.seed, workers=args.workers, rules=rules,
-                   progress=not args.quiet, two_spots=args.two_spots)
+                   progress=not args.quiet, two_spots=args.two_spots, optimal_table=table)
     if args.json:
         _emit(args, sim.to_dict(), "")
         return
@@ -338,6 +342,9 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     print(f"all seats: won {pooled['wins']:,}, lost {pooled['losses']:,}, fouled "
           f"{pooled['fouls']:,}")
     print(f"house edge {sim.house_edge:.4%} (95% CI {lo:.4%} to {hi:.4%})")
+    if sim.dealt_ev is not None:
+        print(f"exact mean ev of the hands dealt {sim.dealt_ev:+.4%} (the sample's result "
+              f"{-sim.house_edge:+.4%})")
     if sim.bonus_table:
         for name, count in sim.bonus_counts.items():
             print(f"  bonus {name:<28} {count:>12,} {count / sim.hands:>10.6f}")
@@ -368,6 +375,23 @@ def cmd_best_response(args: argparse.Namespace) -> None:
                         progress=not args.quiet)
     digest = way.save(args.out)
     print(f"{way.description}\nwritten to {args.out}; sha256 {digest}")
+
+
+def cmd_optimal_table(args: argparse.Namespace) -> None:
+    """``asiapoker optimal-table``: the optimal-play table of a whole-game run."""
+    _out_file(args.out, "--out")
+    table = make_optimal_table(args.run, way=None if args.way is None else _way(args.way),
+                               wins=args.wins)
+    digest = table.save(args.out)
+    size = Path(args.out).stat().st_size
+    if args.json:
+        _emit(args, {"table": args.out, "way": table.way, "way_digest": table.way_digest,
+                     "a234": table.a234, "classes": table.classes,
+                     "tied_classes": len(table.tie_class), "wins": table.wins is not None,
+                     "bytes": size, "sha256": digest}, "")
+        return
+    print(f"{table.describe()}; {len(table.tie_class):,} classes with best settings of "
+          f"unequal strengths\nwritten to {args.out} ({size:,} bytes); sha256 {digest}")
 
 
 def cmd_equilibrium(args: argparse.Namespace) -> None:
@@ -618,7 +642,11 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0, help="random seed")
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
     s.add_argument("--player", choices=("house-way", "optimal"), default="house-way",
-                   help="how the players set (optimal: the solver, about 1 ms a hand)")
+                   help="how the players set (optimal: read from the shipped optimal-play "
+                        "table of the way when there is one, else solved, about 1 ms a hand)")
+    s.add_argument("--optimal-table", default=None,
+                   help="the optimal-play table (.npz) optimal players read, or 'none' to "
+                        "solve every hand")
     s.add_argument("--bonus", type=str.upper, choices=("A", "B", "C"), default=None,
                    help="also track the bonus wager under this pay table")
     s.add_argument("--two-spots", action="store_true",
@@ -644,6 +672,16 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_best_response)
+    s = sub.add_parser("optimal-table",
+                       help="the optimal-play table of a whole-game run (analyze --out)")
+    s.add_argument("run", help="the run directory")
+    s.add_argument("--out", required=True, help="where to write the table (.npz)")
+    s.add_argument("--way", default=None,
+                   help="the run's way when it is not built in (FILE.py:FUNCTION or .npz)")
+    s.add_argument("--wins", action="store_true",
+                   help="also store each class's exact best wins (about 20 MB more)")
+    s.add_argument("--json", action="store_true", help="print JSON for programs")
+    s.set_defaults(func=cmd_optimal_table)
     s = sub.add_parser("equilibrium", parents=[common],
                        help="iterate the dealer's best response to a fixed point")
     s.add_argument("--start", default="classic",

@@ -29,11 +29,12 @@ from . import _core
 from ._progress import Progress
 from ._validate import call_user, index_array, run_kernel, whole_number
 from .bonus import PayTable, TableLike
-from .errors import StrategyError, WagerError
+from .errors import OptimalTableError, StrategyError, WagerError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
+from .optimal import OptimalTable, OptimalTableLike, resolve_table
 from .rules import Rules, resolve
 from .setting import chosen_strengths
-from .solver import dealer_model, solve_many
+from .solver import DEALER_HANDS, dealer_model, solve_many
 
 __all__ = ["BLOCK", "SimResult", "simulate"]
 
@@ -59,6 +60,9 @@ class SimResult:
     bonus_ev: float | None
     elapsed: float
     two_spots: bool = False               # seats 1-2, 3-4, 5-6: one player seeing both hands
+    table: str | None = None              # the optimal-play table the players read, if any
+    dealt_best_wins: int | None = None    # the best splits' exact wins summed over the hands
+                                          # dealt (from a table that holds wins)
 
     @property
     def hands(self) -> int:
@@ -89,6 +93,16 @@ class SimResult:
         return self.house_edge - half, self.house_edge + half
 
     @property
+    def dealt_ev(self) -> float | None:
+        """The exact mean expected value of optimal play over the hands dealt (each hand's
+        exact ev, averaged; not sampled), when the table read holds wins; beside
+        ``-house_edge`` it shows how far the sample's luck ran."""
+        if self.dealt_best_wins is None:
+            return None
+        return float((self.rules.pays + 1) * self.dealt_best_wins
+                     / (self.hands * DEALER_HANDS) - 1)
+
+    @property
     def rounds_per_s(self) -> float:
         """Rounds simulated per second."""
         return self.rounds / self.elapsed if self.elapsed else float("inf")
@@ -97,6 +111,7 @@ class SimResult:
         """The house way, player strategy and rule options the result depends on."""
         return (f"house way {self.way}; player {self.player}"
                 + (" on two spots, seeing both hands" if self.two_spots else "")
+                + (" (read from an optimal-play table)" if self.table else "")
                 + f"; {self.rules.describe()}"
                 + (f"; bonus table {self.bonus_table}" if self.bonus_table else ""))
 
@@ -111,7 +126,8 @@ class SimResult:
                 "house_edge": self.house_edge, "confidence_interval": [lo, hi],
                 "bonus_table": self.bonus_table, "bonus_counts": self.bonus_counts,
                 "bonus_ev": self.bonus_ev, "elapsed_s": self.elapsed,
-                "rounds_per_s": self.rounds_per_s}
+                "rounds_per_s": self.rounds_per_s, "table": self.table,
+                "dealt_ev": self.dealt_ev}
 
 
 BatchStrategy = Callable[[npt.NDArray[np.int8]], Any]
@@ -127,10 +143,10 @@ def strategy_splits(strategy: BatchStrategy, rows: npt.NDArray[np.int8]) -> npt.
 
 
 def _block(b: int, rounds: int, seats: int, seed: int, way: HouseWay, rules: Rules,
-           player_by: str | BatchStrategy, bonus: bool,
-           two_spots: bool = False) -> tuple[npt.NDArray[np.int64], ...]:
-    """Win and foul counts per seat, the round histogram and the bonus mask histogram of one
-    block."""
+           player_by: str | BatchStrategy, bonus: bool, two_spots: bool = False,
+           table: OptimalTable | None = None) -> tuple[npt.NDArray[np.int64], ...]:
+    """Win and foul counts per seat, the round histogram, the bonus mask histogram and the
+    best splits' summed wins (from ``table``, when it holds them) of one block."""
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(b,)))
     decks = np.tile(np.arange(53, dtype=np.int8), (rounds, 1))
     rng.permuted(decks, axis=1, out=decks)
@@ -139,7 +155,16 @@ def _block(b: int, rounds: int, seats: int, seed: int, way: HouseWay, rules: Rul
     player_rows = np.ascontiguousarray(
         hands.reshape(rounds, seats + 1, 7)[:, 1:].reshape(rounds * seats, 7))
     dealer = way.strengths(dealer_rows, rules)
-    if player_by == "optimal":
+    best_wins = np.zeros(1, dtype=np.int64)
+    if player_by == "optimal" and table is not None:
+        best, cls = table.lookup(player_rows)
+        if (best < 0).any():
+            raise OptimalTableError(f"the optimal-play table lacks the class of a hand dealt "
+                                    f"({table.describe()})")
+        if table.wins is not None:
+            best_wins[0] = int(table.wins[cls].sum(dtype=np.int64))
+        player = chosen_strengths(player_rows, best, rules)
+    elif player_by == "optimal":
         # two spots: each seat's partner (seats 2k and 2k + 1) is seen, its cards dead
         partner = (player_rows.reshape(-1, 2, 7)[:, ::-1].reshape(-1, 7) if two_spots
                    else None)
@@ -161,24 +186,30 @@ def _block(b: int, rounds: int, seats: int, seed: int, way: HouseWay, rules: Rul
         out = np.empty(len(player_rows), dtype=np.int16)
         run_kernel(_core.bonus_kernel, player_rows, "hands", out)
         masks = np.bincount(out, minlength=2048).astype(np.int64)
-    return seat_wins, round_hist, masks, fouls
+    return seat_wins, round_hist, masks, fouls, best_wins
 
 
 def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
              player: Literal["house-way", "optimal"] | BatchStrategy = "house-way",
              bonus_table: TableLike | None = None, seed: int = 0,
              workers: int | None = None, rules: Rules | None = None,
-             progress: bool | None = None, two_spots: bool = False) -> SimResult:
+             progress: bool | None = None, two_spots: bool = False,
+             optimal_table: OptimalTableLike | bool | None = None) -> SimResult:
     """Simulate ``rounds`` rounds: ``seats`` players, each one unit on the Asia poker wager,
     against a dealer who sets by ``way``; the players set by the house way or the solver's best
-    setting (``"optimal"``: the solver, about 1 ms a hand per core, so some 1,000 hands a
-    second per core instead of millions), or by a batch strategy: a function of an n x 7
+    setting (``"optimal"``), or by a batch strategy: a function of an n x 7
     int8 array of hands that returns n split indices (:data:`~asiapoker.SPLIT_POSITIONS` of
     each row); an illegal split is a foul, counted in ``fouls``.  The deck is shuffled uniformly and
     dealt in stacks (the same distribution as every regulation procedure).  The same seed gives
     the same result for any number of ``workers`` (default: all cores).  ``two_spots`` (with
     ``player="optimal"`` and an even number of seats): seats 1-2, 3-4 and 5-6 are each one
-    player on two adjacent spots who sets each hand seeing both; the edge is his."""
+    player on two adjacent spots who sets each hand seeing both; the edge is his.
+
+    Optimal players read their settings from an optimal-play table (:mod:`asiapoker.optimal`)
+    when there is one for ``way`` and ``rules``: the same settings as solving, over a thousand
+    times faster.  ``optimal_table`` is that table (or its file), None for the one shipped for
+    the way (solving when there is none), True for the shipped one or an error, False to solve
+    every hand.  Two spots always solve."""
     whole_number(rounds, "rounds", 1, error=WagerError)
     whole_number(seats, "seats", 1, 6, error=WagerError)
     if not callable(player) and player not in ("house-way", "optimal"):
@@ -195,7 +226,12 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
     workers = whole_number((os.cpu_count() or 1) if workers is None else workers, "workers", 1,
                            error=WagerError)
     w, r = resolve_way(way), resolve(rules)
-    table = None if bonus_table is None else PayTable.named(bonus_table)
+    pay_table = None if bonus_table is None else PayTable.named(bonus_table)
+    if optimal_table not in (None, False) and (player != "optimal" or two_spots):
+        raise WagerError("optimal_table is for optimal players on one spot "
+                         "(player='optimal', two_spots=False)")
+    lookup = (None if player != "optimal" or two_spots
+              else resolve_table(optimal_table, w, r))
     nblocks = (rounds + BLOCK - 1) // BLOCK
     seat_wins = np.zeros(seats, dtype=np.int64)
     round_hist = np.zeros(seats + 1, dtype=np.int64)
@@ -204,9 +240,10 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
     bar = Progress(rounds, "simulating", (progress if progress is not None
                                           else os.isatty(2)) and rounds >= 10 * BLOCK)
     t0 = time.perf_counter()
-    if player == "optimal":
+    if player == "optimal" and lookup is None:
         dealer_model(w, r)                    # build the tables once, outside the threads
     done = 0
+    dealt = 0
     # at most two blocks per worker in flight: memory stays flat whatever ``rounds`` is, and an
     # interrupt waits only for the blocks already running
     pending: collections.deque[tuple[Future[Any], int]] = collections.deque()
@@ -216,11 +253,12 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
             while b < nblocks or pending:
                 while b < nblocks and len(pending) < 2 * workers:
                     n = min(BLOCK, rounds - b * BLOCK)
-                    pending.append((pool.submit(_block, b, n, seats, seed, w, r,
-                                                player, table is not None, two_spots), n))
+                    pending.append((pool.submit(_block, b, n, seats, seed, w, r, player,
+                                                pay_table is not None, two_spots, lookup), n))
                     b += 1
                 fut, n = pending.popleft()
-                sw, rh, mk, fl = fut.result()
+                sw, rh, mk, fl, bw = fut.result()
+                dealt += int(bw[0])
                 seat_wins += sw
                 seat_fouls += fl
                 round_hist += rh
@@ -234,13 +272,14 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
     elapsed = time.perf_counter() - t0
     bonus_counts: dict[str, int] = {}
     bonus_ev = None
-    if table is not None:
-        paid = table.paid_counts(masks)
+    if pay_table is not None:
+        paid = pay_table.paid_counts(masks)
         bonus_counts = {c or "loses": n for c, n in paid.items()}
-        bonus_ev = float(table.ev(paid))
+        bonus_ev = float(pay_table.ev(paid))
     losses = tuple(int(rounds - x - f) for x, f in zip(seat_wins, seat_fouls, strict=True))
     return SimResult(rounds, seats, w.name, label, r, seed, tuple(int(x) for x in seat_wins),
                      losses, tuple(int(x) for x in seat_fouls), tuple(int(x) for x in round_hist),
-                     None if table is None else table.name, bonus_counts, bonus_ev, elapsed,
-                     two_spots)
+                     None if pay_table is None else pay_table.name, bonus_counts, bonus_ev,
+                     elapsed, two_spots, None if lookup is None else lookup.describe(),
+                     dealt if lookup is not None and lookup.wins is not None else None)
 

@@ -32,8 +32,9 @@ from .bonus import PayTable, TableLike, bonus_hand
 from .cards import Card, card_of
 from .errors import AsiaPokerError, IllegalSettingError, WagerError
 from .house_way import DEFAULT_WAY, WayLike, resolve_way
+from .optimal import shipped_table
 from .rules import Rules, resolve
-from .setting import Setting, setting_of, settle
+from .setting import Setting, setting_of, setting_of_split, settle
 
 __all__ = [
     "SURRENDER",
@@ -370,6 +371,11 @@ class Table:
         if strategy == "house-way":
             return self.way.set(cards, self.rules)
         if strategy == "optimal":
+            if not seen:         # one spot: the shipped optimal-play table, when there is one
+                found = shipped_table(self.way, self.rules)
+                if found is not None:
+                    ids = np.array([cards], dtype=np.int8)
+                    return setting_of_split(cards, int(found.best_splits(ids)[0]))
             from .solver import solve
             return solve(cards, self.way, self.rules, dead=seen or None).best.setting
         assert callable(strategy)
