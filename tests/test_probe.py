@@ -17,10 +17,12 @@ from asiapoker import (
     BonusError,
     CardError,
     DuplicateCardError,
+    FileError,
     HandSizeError,
     HouseWay,
     HouseWayError,
     IllegalSettingError,
+    OptimalTableError,
     RuleError,
     Rules,
     StrategyError,
@@ -191,6 +193,22 @@ API = [
     ("analyze-sample-strategy", lambda: ap.analysis.analyze(sample=4, player=_raise_value,
                                                             workers=1),
      StrategyError, "'_raise_value' raised ZeroDivisionError"),
+    ("best-splits-row", lambda: ap.best_splits([[0, 1, 2, 3, 4, 5, 6], [0, 1, 2, 3, 4, 5, 5]]),
+     DuplicateCardError, "row 1"),
+    ("best-splits-width", lambda: ap.best_splits([[0, 1, 2, 3, 4, 5]]), HandSizeError, "6"),
+    ("best-splits-no-table", lambda: ap.best_splits(GOOD, "medium-first"), OptimalTableError,
+     "no optimal-play table for house way medium-first"),
+    ("best-splits-table-type", lambda: ap.best_splits(GOOD, table=3), OptimalTableError,
+     "got 3"),
+    ("best-splits-table-file", lambda: ap.best_splits(GOOD, table="no-such-table.npz"),
+     FileError, "no-such-table.npz"),
+    ("simulate-table-house-way", lambda: ap.simulate(10, optimal_table=True), WagerError,
+     "optimal_table is for optimal players"),
+    ("simulate-table-two-spots", lambda: ap.simulate(10, player="optimal", two_spots=True,
+                                                     optimal_table=True),
+     WagerError, "one spot"),
+    ("optimal-table-not-a-run", lambda: ap.make_optimal_table("no-such-run"), FileError,
+     "no-such-run"),
 ]
 
 
@@ -354,6 +372,10 @@ CLI = [
      "--dealer given twice"),
     (["serve", "--host", ""], "host must name an address"),
     (["grade", "/dev/zero", "As Kd 7h 7c | Jk 2s | 9d"], "character device"),
+    (["optimal-table", "{d}/shards", "--out", "{d}/t.npz"], "shards"),
+    (["optimal-table", "{d}/missing-run", "--out", "{d}/afile/t.npz"], "afile"),
+    (["simulate", "--optimal-table", "{d}/afile"], "--player optimal"),
+    (["simulate", "--player", "optimal", "--optimal-table", "{d}/afile"], "afile"),
 ]
 
 
