@@ -6,3 +6,4 @@ ruff check src tests benchmarks examples docs tools
 mypy --strict
 lint-imports --no-cache
 python tools/build_api.py build/api
+sh tools/check_package.sh
