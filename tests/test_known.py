@@ -226,7 +226,7 @@ def test_bad_known_cards_are_named(dead, dealer, error, words):
     with pytest.raises(error) as info:
         solve(HAND, dead=dead, dealer=dealer)
     assert words in str(info.value)
-    assert isinstance(info.value, ValueError)
+    assert type(info.value) is error, type(info.value)        # the precise class, not a parent
 
 
 def test_too_few_cards_left_for_the_dealer():

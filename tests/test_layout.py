@@ -52,8 +52,19 @@ def test_one_version(capsys):
         main(["--version"])
     assert done.value.code == 0
     assert capsys.readouterr().out.strip() == f"asiapoker {asiapoker.__version__}"
-    assert "version" not in (ROOT / "pyproject.toml").read_text().split("[project]")[1].split(
-        "[")[0].replace('dynamic = ["version"]', "")
+    assert _no_second_version((ROOT / "pyproject.toml").read_text())
+    assert not _no_second_version('[project]\nname = "asiapoker"\nversion = "9.9"\n'
+                                  'dynamic = ["version"]\n')
+
+
+def _no_second_version(pyproject: str) -> bool:
+    """Whether the [project] table leaves the version to ``asiapoker.__version__``: no
+    ``version =`` key, ``version`` among its dynamic fields, read from the attribute."""
+    project = pyproject.split("\n[project]\n")[-1].split("\n[")[0]
+    keys = {line.split("=")[0].strip(): line.split("=", 1)[1].strip()
+            for line in project.splitlines() if "=" in line and not line.startswith(" ")}
+    return ("version" not in keys and '"version"' in keys.get("dynamic", "")
+            and 'attr = "asiapoker.__version__"' in pyproject)
 
 
 def test_every_public_name_has_a_docstring():
