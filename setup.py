@@ -3,7 +3,7 @@ metadata lives in pyproject.toml.
 
 Cython's run-time support (memoryviews and the rest) is compiled once, into one shared module,
 ``asiapoker._core._cython``, that the others import (Cython >= 3.1), and the modules compile in
-parallel: eleven modules would otherwise each carry, and compile, their own copy of it.
+parallel: every module would otherwise carry, and compile, its own copy of it.
 """
 
 import os

@@ -1,4 +1,4 @@
-"""The Cython API (asiapoker/capi.pxd, and the older name asiapoker/_core.pxd): the example
+"""The Cython API (asiapoker/capi.pxd): the example
 extension in examples/cython_api is built against the installed package and its results are
 compared with the Python API."""
 
@@ -68,6 +68,6 @@ def test_cimported_table_way_agrees_with_the_python_api(fast_sim, way, a234):
     assert wins == int(((p > d).sum(1) >= 2).sum())
 
 
-def test_the_older_cimport_name_still_works(fast_sim):
+def test_the_one_card_strengths(fast_sim):
     from asiapoker import strengths
     assert fast_sim.low_strengths() == strengths(np.arange(53).reshape(-1, 1)).tolist()

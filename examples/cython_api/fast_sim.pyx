@@ -1,16 +1,21 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """An example of embedding asiapoker in Cython: house way against house way, settled in a loop
 that holds no Python object and releases the GIL, through the public C API
-(``from asiapoker.capi cimport ...``; the older name ``asiapoker._core`` still works).
+(``from asiapoker.capi cimport ...``).
 
 Build it with ``python setup.py build_ext --inplace`` in this folder (see setup.py).
 """
 
 from libc.stdint cimport int8_t, int32_t, int64_t
 
-from asiapoker.capi cimport bonus_mask7, house_way7, settle3, split_strengths7, table_way7
-
-from asiapoker._core cimport strength1 as core_strength1      # the older name, still there
+from asiapoker.capi cimport (
+    bonus_mask7,
+    house_way7,
+    settle3,
+    split_strengths7,
+    strength1,
+    table_way7,
+)
 
 
 def play(const int8_t[:, ::1] dealer, const int8_t[:, ::1] player, int way=0, int low=0):
@@ -65,7 +70,6 @@ def play_way(const int8_t[:, ::1] dealer, const int8_t[:, ::1] player,
 
 
 def low_strengths():
-    """The strength of each of the 53 cards as a low hand, through the older name
-    ``asiapoker._core``."""
+    """The strength of each of the 53 cards as a low hand."""
     cdef int c
-    return [core_strength1(c) for c in range(53)]
+    return [strength1(c) for c in range(53)]

@@ -45,7 +45,7 @@ __all__ = ["FORMAT", "MAX_BYTES", "MAX_DEPTH", "MAX_TEXT", "META", "atomic_write
 #: The layout version of these files.
 FORMAT = 2
 #: The member that holds a file's description.
-META = _META = "__asiapoker__"
+META = "__asiapoker__"
 #: The most array bytes a file may declare (the largest the package writes is ~60 MB).
 MAX_BYTES = 1 << 30
 _MAX_META = 1 << 20
@@ -230,14 +230,14 @@ def write(path: str | os.PathLike[str], kind: str, identity: Any,
     """Write ``arrays`` atomically as a verified file of ``kind`` holding ``identity`` (any
     JSON-ready value); returns the contents' sha256."""
     plain = {k: np.ascontiguousarray(v) for k, v in arrays.items()}
-    if _META in plain:
-        raise ValueError(f"{_META} is reserved")
+    if META in plain:
+        raise ValueError(f"{META} is reserved")
     sha = contents_digest(plain)
     meta = {"format": FORMAT, "kind": kind, "identity": identity, "sha256": sha,
             "arrays": {k: {"dtype": v.dtype.str, "shape": list(v.shape)}
                        for k, v in plain.items()}}
     text = np.frombuffer(_canonical(meta).encode(), dtype=np.uint8)
-    atomic_write(path, arrays={**plain, _META: text}, compress=compress)
+    atomic_write(path, arrays={**plain, META: text}, compress=compress)
     return sha
 
 
@@ -340,7 +340,7 @@ def verify(path: str | os.PathLike[str], arrays: dict[str, npt.NDArray[Any]], ki
     """:func:`read`'s checks on the members already read from ``path``."""
     where = str(path)
     arrays = dict(arrays)
-    raw = arrays.pop(_META, None)
+    raw = arrays.pop(META, None)
     if raw is None:
         raise FileError(f"{where!r} is not a file asiapoker wrote (no description)")
     try:

@@ -42,7 +42,7 @@ def whole_number(value: Any, what: str, lo: int = 1, hi: int | None = None,
 
 def as_card_array(hands: Any, width: int | tuple[int, ...], what: str) -> npt.NDArray[Any]:
     """An n x width C-contiguous integer array of card ids, or a clear error (the rows are
-    checked by the core's kernels, which return the first bad row: see :func:`checked`).
+    checked by the core's kernels, which return the first bad row: see :func:`run_kernel`).
     Read-only, memory-mapped and big-endian arrays are taken; any other iterable of rows (a
     list, tuple, iterator, generator or ``map``) is read once, whole, and rows may be text
     (``"As Kd 7h 7c Jk 2s 9d"``)."""
@@ -119,7 +119,8 @@ def run_kernel(kernel: Callable[..., int], hands: npt.NDArray[Any], what: str,
                *args: Any) -> None:
     """Call a core kernel on ``hands`` (its first argument; every kernel checks its rows and
     returns the first bad one, or -1) and raise the error of the row it reports.  Every call
-    of a kernel in the package goes through here, so no result goes unchecked."""
+    of a kernel that takes card rows goes through here (``tests/test_resume.py`` holds the
+    package to it; ``suit_classes_kernel`` takes rank counts), so no result goes unchecked."""
     raise_bad_row(kernel(hands, *args), hands, what)
 
 

@@ -2,8 +2,6 @@
 #
 #     from asiapoker.capi cimport strength4, split_strengths7, settle3, table_way7
 #
-# (``from asiapoker._core cimport ...``, the older name, gives the same functions.)
-#
 # Every function runs without the GIL and touches no Python object.  Card ids are
 # rank * 4 + suit (rank 0..12 is 2..A, suit 0..3 is c, d, h, s) and 52 for the joker;
 # strengths share one integer scale for 4-, 2- and 1-card hands (a larger int is a better

@@ -345,7 +345,7 @@ class HouseWay:
                     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
         """``(keys, strengths)``: the way as a table over the 829,504 classes of seven cards
         (sorted class keys, and the (high, medium, low) strengths the way gives each class),
-        read-only.  Cython code passes both to ``table_way7`` (``asiapoker/_core.pxd``) to
+        read-only.  Cython code passes both to ``table_way7`` (``asiapoker/capi.pxd``) to
         set hands by any way, compiled ways included, without the GIL."""
         r = resolve(rules)
         keys, tri = self._way.class_table(r)

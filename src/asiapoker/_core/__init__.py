@@ -16,7 +16,7 @@
 ================  ===========================================================================
 
 Each module's ``.pxd`` declares its C level, with its fields commented; the public C API for
-Cython code is ``asiapoker/capi.pxd`` (``cimport asiapoker._core`` names the same functions).
+Cython code is ``asiapoker/capi.pxd``.
 This package re-exports the Python-facing functions, which the rest of asiapoker calls.
 """
 
