@@ -32,7 +32,7 @@ import os
 import threading
 from collections import Counter
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -63,10 +63,39 @@ WAY_TABLE = "house-way-table"
 _ALIASES = {"medium-first": ("medium", "low", "high"), "high-first": ("high", "medium", "low")}
 
 
+class WayBackEnd(Protocol):
+    """What :class:`HouseWay` calls on its back end: :class:`BuiltinWay` (a way defined in the
+    core) or :class:`~asiapoker._compile.CompiledWay` (a way stored as a class table)."""
+
+    @property
+    def key(self) -> tuple[str, Any]:
+        """What the way does, as a value."""
+
+    @property
+    def code(self) -> tuple[int, int, int, int] | None:
+        """Its definition in the core, if it has one."""
+
+    @property
+    def table(self) -> npt.NDArray[np.uint8] | None:
+        """Its split of every class, if it is stored as a table."""
+
+    @property
+    def cache_file(self) -> Path | None:
+        """The cache file its table was read from or written to, if any."""
+
+    def setting(self, ids: tuple[int, ...], rules: Rules) -> Setting:
+        """The way's setting of seven checked ids."""
+
+    def strengths(self, hands: npt.NDArray[Any], rules: Rules) -> npt.NDArray[np.int32]:
+        """(high, medium, low) strengths of the way's setting of each checked row."""
+
+    def class_table(self, rules: Rules) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+        """(sorted class keys, strengths per class)."""
+
+
 class BuiltinWay:
     """The back end of a way defined in the core (``_core.BUILTIN_WAYS``): classic or a
-    priority order.  :class:`~asiapoker._compile.CompiledWay` is the other back end, a way
-    stored as a class table; :class:`HouseWay` calls either through the same methods."""
+    priority order (a :class:`WayBackEnd`)."""
 
     __slots__ = ("code",)
 
@@ -78,8 +107,15 @@ class BuiltinWay:
         """What the way does, as a value: its definition."""
         return ("builtin", self.code)
 
-    table = None
-    cache_file = None
+    @property
+    def table(self) -> None:
+        """A way defined in the core is not stored as a table."""
+        return None
+
+    @property
+    def cache_file(self) -> None:
+        """A way defined in the core has no cache file."""
+        return None
 
     def setting(self, ids: tuple[int, ...], rules: Rules) -> Setting:
         """The way's setting of seven checked ids."""
@@ -98,27 +134,32 @@ class BuiltinWay:
         """(sorted class keys, strengths per class), computed once per way and rule set."""
         keys, reps = class_table()
         key = (self.code, rules.a234_low)
-        if key not in _BUILTIN_TABLES:
-            _BUILTIN_TABLES[key] = self.strengths(reps, rules)
-        return keys, _BUILTIN_TABLES[key]
+        with _BUILTIN_LOCK:                      # one computation however many threads ask
+            if key not in _BUILTIN_TABLES:
+                _BUILTIN_TABLES[key] = self.strengths(reps, rules)
+            return keys, _BUILTIN_TABLES[key]
 
 
 class HouseWay:
     """A house way: a rule that sets any seven cards to one legal setting.
 
-    Make one with :meth:`named` or :meth:`priority`; ``str(way)`` is its name.  What it does
-    lives in its back end: a way defined in the core, or one stored as a class table.
+    Make one with :meth:`named` (the built-in ways), :meth:`priority`, :meth:`from_function`
+    (your function), :meth:`from_card` (a rack card), :meth:`from_table` or :meth:`load` (a
+    stored table); ``str(way)`` is its name.  What it does lives in its back end: a way
+    defined in the core, or one stored as a class table.
     """
 
     __slots__ = ("_way", "card", "description", "name")
 
     def __init__(self, name: str, code: tuple[int, int, int, int] | None, description: str,
-                 compiled: CompiledWay | None = None, card: RackCard | None = None) -> None:
+                 back_end: WayBackEnd | None = None, card: RackCard | None = None) -> None:
         self.name = name
         self.description = description
-        if compiled is None and code is None:
-            raise HouseWayError(f"house way {name!r} needs a definition or a table")
-        self._way: BuiltinWay | CompiledWay = compiled or BuiltinWay(code)  # type: ignore[arg-type]
+        if back_end is None:
+            if code is None:
+                raise HouseWayError(f"house way {name!r} needs a definition or a table")
+            back_end = BuiltinWay(code)
+        self._way: WayBackEnd = back_end
         self.card = card
 
     @classmethod
@@ -140,8 +181,11 @@ class HouseWay:
         rejected with an error that shows the two hands.
 
         Answers are cached in ``cache_dir`` (default: ``$ASIAPOKER_CACHE_DIR`` or
-        ``~/.cache/asiapoker``) under ``name`` + ``cache_key`` (default ``version``): change
-        the version when the function changes.  A missing, stale or damaged cache is rebuilt.
+        ``~/.cache/asiapoker``) under the way's whole identity: ``name``, ``cache_key``
+        (default ``version``), and the function's module, name, source and what it closes over,
+        so two functions never share an entry; change the version when the function changes
+        in a way its source does not show (a helper it calls).  ``cache=False`` compiles
+        without the cache.  A missing, stale or damaged cache is rebuilt.
         Progress of a compile (about a minute) goes to stderr: a bar on a terminal, else a
         plain line every few seconds; ``progress=False`` turns it off, and a function
         ``progress(done, total)`` is called instead of printing.
@@ -211,22 +255,15 @@ class HouseWay:
     @classmethod
     def load(cls, path: str | os.PathLike[str], name: str | None = None) -> HouseWay:
         """A way saved by :meth:`save`: used only when the file's description, its checksum
-        and the table's digest all check (a file of the first format, without a description,
-        is read when its table matches its stored digest)."""
+        and the table's digest all check."""
         where = str(path)
         try:
-            arrays = dict(_files.read_members(path, max_bytes=1 << 24))
-            if _files.META in arrays:
-                meta, arrays = _files.verify(path, arrays, WAY_TABLE)
-                info = meta["identity"]
-                if (not isinstance(info, dict)
-                        or info.get("class_keys_sha256") != keys_digest()):
-                    raise FileError(f"{where!r} holds a table over another list of classes")
-                digest, stored_name = info.get("splits_sha256"), info.get("name")
-                description = info.get("description")
-            else:                                # the first format: arrays only
-                digest, stored_name, description = (
-                    str(arrays.pop(k, "")) for k in ("digest", "name", "description"))
+            meta, arrays = _files.read(path, WAY_TABLE, max_bytes=1 << 24)
+            info = meta["identity"]
+            if not isinstance(info, dict) or info.get("class_keys_sha256") != keys_digest():
+                raise FileError(f"{where!r} holds a table over another list of classes")
+            digest, stored_name = info.get("splits_sha256"), info.get("name")
+            description = info.get("description")
             splits = arrays.get("splits")
             if splits is None or set(arrays) != {"splits"} or splits.dtype.kind not in "iu":
                 raise FileError(f"{where!r} holds no house-way table")
@@ -240,8 +277,9 @@ class HouseWay:
 
     @classmethod
     def named(cls, name: str | HouseWay) -> HouseWay:
-        """A built-in way by name: ``classic``, ``medium-first``, ``high-first`` or an order
-        such as ``low-medium-high``."""
+        """A built-in way by name: ``standard`` (the default, a rack card), ``equilibrium``,
+        ``classic``, ``medium-first``, ``high-first`` or an order such as
+        ``low-medium-high``."""
         if isinstance(name, HouseWay):
             return name
         if not isinstance(name, str):
@@ -369,6 +407,7 @@ class HouseWay:
 
 # built-in ways' class tables, by (code, a234 flag): made on first use by HouseWay.class_table
 _BUILTIN_TABLES: dict[tuple[tuple[int, int, int, int] | None, int], npt.NDArray[np.int32]] = {}
+_BUILTIN_LOCK = threading.Lock()
 
 CLASSIC = HouseWay(
     "classic", _core.BUILTIN_WAYS["classic"],
