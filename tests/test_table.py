@@ -14,6 +14,7 @@ from asiapoker import (
     RuleError,
     Rules,
     Setting,
+    StrategyError,
     WagerError,
     bonus_hand,
     bonus_odds,
@@ -307,7 +308,7 @@ def test_a_batch_strategy_is_played_and_its_fouls_counted():
     assert all(w + lo + f == sim.rounds for w, lo, f in zip(sim.wins, sim.losses, sim.fouls,
                                                             strict=True))
     assert sim.player == "first_split" and "first_split" in sim.describe()
-    with pytest.raises(WagerError, match=r"index 105 is outside 0\.\.104"):
+    with pytest.raises(StrategyError, match=r"index 105 is outside 0\.\.104"):
         simulate(10, player=lambda rows: np.full(len(rows), 105), workers=1)
-    with pytest.raises(WagerError, match="one integer index per row"):
+    with pytest.raises(StrategyError, match="one integer index per row"):
         simulate(10, player=lambda rows: [0], workers=1)

@@ -71,7 +71,7 @@ class UsageError(AsiaPokerError):
     argument)."""
 
 
-class StrategyError(WagerError):
+class StrategyError(AsiaPokerError):
     """A player strategy (a function the user passed) that raised or returned a bad answer."""
 
 
