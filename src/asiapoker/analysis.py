@@ -37,7 +37,7 @@ from ._runs import (
 )
 from ._validate import as_card_array, run_kernel, whole_number
 from .equilibrium import way_digest
-from .errors import AsiaPokerError, MissingExtraError, require_extra
+from .errors import HouseWayError, MissingExtraError, StrategyError, require_extra
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, house_way_splits, resolve_way
 from .parquet import PARQUET_COLUMNS, write_parquet
 from .rack import SHAPES, hand_facts
@@ -372,7 +372,7 @@ def _resolve_player(player: PlayerLike) -> tuple[str, Any]:
         return f"way:{w.name}", w
     if callable(player):
         return f"strategy:{getattr(player, '__name__', 'strategy')}", player
-    raise AsiaPokerError(f"player must be 'optimal', 'house-way', a house way or a batch "
+    raise StrategyError(f"player must be 'optimal', 'house-way', a house way or a batch "
                          f"strategy (a function of an n x 7 array that returns n split "
                          f"indices), got {player!r}")
 
@@ -483,11 +483,11 @@ def exact_house_edges(way: str) -> dict[str, Fraction]:
     >>> exact_house_edges("nope")
     Traceback (most recent call last):
     ...
-    asiapoker.errors.AsiaPokerError: no shipped analysis of way 'nope' (there are: ...)
+    asiapoker.errors.HouseWayError: no shipped analysis of way 'nope' (there are: ...)
     """
     runs = _shipped()["runs"]
     if way not in runs:
-        raise AsiaPokerError(f"no shipped analysis of way {way!r} (there are: "
+        raise HouseWayError(f"no shipped analysis of way {way!r} (there are: "
                              f"{', '.join(runs)})")
     return {p: Fraction(runs[way][p]["house_edge_exact"]) for p in ("optimal", "house-way")}
 

@@ -26,7 +26,16 @@ from .bonus import PayTable, bonus_hand, bonus_odds
 from .card_page import write_card
 from .card_search import generate
 from .equilibrium import Iteration, best_response, equilibrium
-from .errors import AsiaPokerError, FileError, HouseWayError, UsageError
+from .errors import (
+    AsiaPokerError,
+    FileError,
+    FileWriteError,
+    HouseWayError,
+    IllegalSettingError,
+    MissingExtraError,
+    StrategyError,
+    UsageError,
+)
 from .house_way import DEFAULT_WAY, STORED_WAYS, HouseWay
 from .optimal import make_optimal_table
 from .pricing import price
@@ -126,12 +135,12 @@ def _out_dir(path: str | None, what: str) -> None:
         return
     p = Path(path)
     if p.exists() and not p.is_dir():
-        raise AsiaPokerError(f"{what} {path!r} is a file, not a directory")
+        raise FileWriteError(f"{what} {path!r} is a file, not a directory")
     up = p
     while not up.exists():
         up = up.parent
     if not up.is_dir() or not os.access(up, os.W_OK | os.X_OK):
-        raise AsiaPokerError(f"{what} {path!r} cannot be made: {str(up)!r} is not a writable "
+        raise FileWriteError(f"{what} {path!r} cannot be made: {str(up)!r} is not a writable "
                              f"directory")
 
 
@@ -142,9 +151,9 @@ def _out_file(path: str | None, what: str, make_parent: bool = False) -> None:
         return
     p = Path(path)
     if p.is_dir():
-        raise AsiaPokerError(f"{what} {path!r} is a directory, not a file")
+        raise FileWriteError(f"{what} {path!r} is a directory, not a file")
     if not make_parent and not p.parent.is_dir():
-        raise AsiaPokerError(f"{what} {path!r} cannot be written: {str(p.parent)!r} is not a "
+        raise FileWriteError(f"{what} {path!r} cannot be written: {str(p.parent)!r} is not a "
                              f"directory")
     _out_dir(str(p.parent), f"the folder of {what}")
     try:
@@ -326,7 +335,7 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     rules = _rules(args)
     table = {None: None, "none": False}.get(args.optimal_table, args.optimal_table)
     if table is not None and args.player != "optimal":
-        raise AsiaPokerError("--optimal-table is for --player optimal")
+        raise UsageError("--optimal-table is for --player optimal")
     sim = simulate(args.rounds, seats=args.seats, way=_way(args.way), player=args.player,
                    bonus_table=args.bonus, seed=args.seed, workers=args.workers, rules=rules,
                    progress=not args.quiet, two_spots=args.two_spots, optimal_table=table)
@@ -440,7 +449,7 @@ def _player(spec: str) -> Any:
     where, attr, module = _attribute(spec, "strategy", AsiaPokerError)
     fn = getattr(module, attr, None)
     if not callable(fn) and not isinstance(fn, HouseWay):
-        raise AsiaPokerError(f"{where!r} has no strategy {attr!r}")
+        raise StrategyError(f"{where!r} has no strategy {attr!r}")
     return fn
 
 
@@ -459,9 +468,9 @@ def cmd_analyze(args: argparse.Namespace) -> None:
     """``asiapoker analyze``: the whole game exactly: every player hand, optimal and house-way."""
     rules = _rules(args)
     if args.out is None and args.sample is None:
-        raise AsiaPokerError("analyze needs --out DIR (or --sample N for an estimate)")
+        raise UsageError("analyze needs --out DIR (or --sample N for an estimate)")
     if args.out is not None and args.sample is not None:
-        raise AsiaPokerError("--sample estimates and writes no run: give --out DIR for an exact "
+        raise UsageError("--sample estimates and writes no run: give --out DIR for an exact "
                              "run, or --sample N (with --json for the figures), not both")
     _out_dir(args.out, "--out")
     client = None
@@ -469,7 +478,8 @@ def cmd_analyze(args: argparse.Namespace) -> None:
         try:
             from distributed import Client
         except ImportError:
-            raise AsiaPokerError("--scheduler needs Dask: pip install 'asiapoker[dask]'") from None
+            raise MissingExtraError("--scheduler needs Dask: pip install "
+                                    "'asiapoker[dask]'") from None
         client = Client(args.scheduler)
     try:
         way = _way(args.way)
@@ -565,7 +575,7 @@ def cmd_grade(args: argparse.Namespace) -> None:
     yours = next((r for r in sol.settings if r.setting == mine), None)
     best = sol.best
     if yours is None:  # pragma: no cover - every setting of the seven cards is a split
-        raise AsiaPokerError(f"{args.setting!r} is not a setting of its seven cards")
+        raise IllegalSettingError(f"{args.setting!r} is not a setting of its seven cards")
     data = {"setting": str(mine), "ev": yours.ev, "legal": yours.legal,
             "best": str(best.setting), "best_ev": best.ev,
             "card": str(said.setting), "card_ev": said.ev,

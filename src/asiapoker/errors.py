@@ -15,6 +15,7 @@ __all__ = [
     "KnownCardError",
     "MissingExtraError",
     "OptimalTableError",
+    "OptionError",
     "RuleError",
     "RunError",
     "StrategyError",
@@ -64,6 +65,11 @@ class BonusError(AsiaPokerError):
 class WagerError(AsiaPokerError):
     """A wager the table cannot take (no such seat, a bonus alone, non-adjacent areas, a bad
     amount) or a bad simulation argument."""
+
+
+class OptionError(AsiaPokerError):
+    """An option of a call outside what it takes (a solver's ``method``, ``side``,
+    ``columns``, ``wins_dtype`` or ``progress``; a server's address)."""
 
 
 class UsageError(AsiaPokerError):

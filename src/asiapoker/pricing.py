@@ -20,7 +20,7 @@ from ._runs import RUN_FILE, RunDir, chunk_bounds
 from ._validate import whole_number
 from .analysis import class_groups, player_classes, random_hands
 from .cards import Card
-from .errors import AsiaPokerError
+from .errors import RunError
 from .house_way import DEFAULT_WAY, WayLike, resolve_way
 from .rack import (
     RackCard,
@@ -151,11 +151,11 @@ def price(card: RackCard, way: WayLike = DEFAULT_WAY, rules: Rules | None = None
             if not isinstance(params, dict):
                 raise ValueError("not a JSON object")
         except ValueError as exc:
-            raise AsiaPokerError(f"{path} is not an analyze run: {exc}") from None
+            raise RunError(f"{path} is not an analyze run: {exc}") from None
         want = {"way": w.name, "player": f"strategy:{card.name}", "rules": r.to_dict()}
         for k, v in want.items():
             if params.get(k) != v:
-                raise AsiaPokerError(f"{path} is a run with {k}={params.get(k)!r}, not "
+                raise RunError(f"{path} is a run with {k}={params.get(k)!r}, not "
                                      f"{k}={v!r}: run asiapoker analyze --way {w.name} "
                                      f"--player CARD.json --out DIR first")
         rd = RunDir(path, {k: v for k, v in params.items() if k != "format"}, create=False)
@@ -163,7 +163,7 @@ def price(card: RackCard, way: WayLike = DEFAULT_WAY, rules: Rules | None = None
         edges = chunk_bounds(groups)
         missing = [c for c in range(len(edges) - 1) if not rd.chunk_path(c).exists()]
         if missing and not partial:
-            raise AsiaPokerError(f"{path} is not finished: {len(missing)} chunks to go (run "
+            raise RunError(f"{path} is not finished: {len(missing)} chunks to go (run "
                                  f"the same analyze command again)")
         absent = set(missing)
         for c in (c for c in range(len(edges) - 1) if c not in absent):

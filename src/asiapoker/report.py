@@ -21,7 +21,7 @@ from ._pdf import print_pdf
 from ._runs import read_summary
 from .analysis import COST_EDGES, EV_BINS, HAND_SHAPES
 from .bonus import bonus_odds
-from .errors import AsiaPokerError, require_extra
+from .errors import FileError, RunError, require_extra
 from .rules import pays_text
 from .suit_classes import PLAYER_CLASSES
 
@@ -48,14 +48,14 @@ def _load(results: str | os.PathLike[str]) -> tuple[dict[str, Any], Path]:
     if path.is_dir() and not summary.exists():
         parts = sorted(p.name for p in path.glob("summary-*.json"))
         if parts:
-            raise AsiaPokerError(f"{str(path)!r} holds no whole-run summary.json, only "
+            raise RunError(f"{str(path)!r} holds no whole-run summary.json, only "
                                  f"{', '.join(parts)}: name one of them for its report, or "
                                  f"finish the run")
-        raise AsiaPokerError(f"no analysis results at {str(summary)!r} (run asiapoker analyze "
+        raise FileError(f"no analysis results at {str(summary)!r} (run asiapoker analyze "
                              f"--out DIR first)")
     data = read_summary(summary)
     if "figures" not in data or "by_shape" not in data:
-        raise AsiaPokerError(f"{str(summary)!r} is not an analysis summary")
+        raise FileError(f"{str(summary)!r} is not an analysis summary")
     return data, summary.parent
 
 

@@ -38,7 +38,7 @@ from . import _core
 from ._models import cached_model
 from ._validate import as_card_array, run_kernel, whole_number
 from .cards import CardsLike, card_of, to_ids
-from .errors import AsiaPokerError
+from .errors import KnownCardError, OptionError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, house_way_splits, resolve_way
 from .known import check_count, known_cards, known_rows, read_known
 from .rules import Rules, resolve
@@ -187,7 +187,7 @@ Method = Literal["fast", "enumerate"]
 
 def _check_method(method: str) -> None:
     if method not in ("fast", "enumerate"):
-        raise AsiaPokerError(f"method must be 'fast' or 'enumerate', got {method!r}")
+        raise OptionError(f"method must be 'fast' or 'enumerate', got {method!r}")
 
 
 Known = tuple[tuple[int, ...], tuple[int, ...]]
@@ -324,14 +324,14 @@ class BatchSolution:
             return DEALER_HANDS
         first = int(self.totals[0])
         if (self.totals != first).any():
-            raise AsiaPokerError("rows have different numbers of dealer hands (their known "
+            raise KnownCardError("rows have different numbers of dealer hands (their known "
                                  "cards differ): read totals")
         return first
 
     def _full(self, name: str) -> Any:
         value = getattr(self, "_" + name)
         if value is None:
-            raise AsiaPokerError(f"{name} is not kept: solve_many(..., columns='summary') keeps "
+            raise OptionError(f"{name} is not kept: solve_many(..., columns='summary') keeps "
                                  "best, best_wins, house_way and house_way_wins only")
         return value
 
@@ -391,7 +391,7 @@ def count_splits(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = N
     of three -- the dealer's objective, used by the best response.
     """
     if side not in ("player", "dealer"):
-        raise AsiaPokerError(f"side must be 'player' or 'dealer', got {side!r}")
+        raise OptionError(f"side must be 'player' or 'dealer', got {side!r}")
     r = resolve(rules)
     arr = as_card_array(hands, 7, "hands")
     known = _known_for(arr, dead, dealer)
@@ -462,20 +462,20 @@ def solve_many(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = Non
     >>> b.wins
     Traceback (most recent call last):
     ...
-    asiapoker.errors.AsiaPokerError: wins is not kept: solve_many(..., columns='summary') keeps ...
+    asiapoker.errors.OptionError: wins is not kept: solve_many(..., columns='summary') keeps ...
     """
     r = resolve(rules)
     w = resolve_way(way)
     if columns not in ("all", "summary"):
-        raise AsiaPokerError(f"columns must be 'all' or 'summary', got {columns!r}")
+        raise OptionError(f"columns must be 'all' or 'summary', got {columns!r}")
     try:
         dtype = np.dtype(wins_dtype)
     except TypeError:
         dtype = None
     if dtype not in (np.dtype(np.int64), np.dtype(np.int32)):
-        raise AsiaPokerError(f"wins_dtype must be numpy.int64 or numpy.int32, got {wins_dtype!r}")
+        raise OptionError(f"wins_dtype must be numpy.int64 or numpy.int32, got {wins_dtype!r}")
     if progress is not None and not callable(progress):
-        raise AsiaPokerError(f"progress must be a function of (done, total), got {progress!r}")
+        raise OptionError(f"progress must be a function of (done, total), got {progress!r}")
     arr = as_card_array(hands, 7, "hands")
     if workers is None:
         workers = os.cpu_count() or 1

@@ -32,7 +32,7 @@ from typing import Any
 from ._validate import whole_number
 from .bonus import PayTable, bonus_hand
 from .cards import to_ids
-from .errors import AsiaPokerError, MissingExtraError
+from .errors import AsiaPokerError, MissingExtraError, OptionError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
 from .rules import Rules, resolve
 from .solver import solve
@@ -302,7 +302,7 @@ def serve(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, host: str = "1
     believed, so that the rate limit applies per real client; without it such headers are
     ignored."""
     if not isinstance(host, str) or not host.strip():
-        raise AsiaPokerError(f"host must name an address to listen on (127.0.0.1 for this "
+        raise OptionError(f"host must name an address to listen on (127.0.0.1 for this "
                              f"machine only, 0.0.0.0 for every interface), got {host!r}")
     app = create_app(way, rules)
     whole_number(port, "port", 0, 65535)
@@ -313,7 +313,7 @@ def serve(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, host: str = "1
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((host, port))
     except OSError as exc:
-        raise AsiaPokerError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        raise OptionError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     shown = f"[{host}]" if ":" in host else host
     print(f"asiapoker calculator on http://{shown}:{port}/ (Ctrl-C stops it)", flush=True)
     server.run()
