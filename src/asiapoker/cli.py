@@ -604,6 +604,14 @@ def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="asiapoker", description="Exact Asia Poker tools.")
     p.add_argument("--version", action="version", version=f"asiapoker {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
+    for add in (_hand_commands, _solve_commands, _bonus_commands, _play_commands,
+                _way_commands, _run_commands, _card_commands):
+        add(sub, common)
+    return p
+
+
+def _hand_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+    """The parsers of the commands on one hand: rank, splits, settle, house-way."""
     s = sub.add_parser("rank", parents=[common], help="rank a 1-, 2- or 4-card hand")
     s.add_argument("cards", nargs="+", help='cards, e.g. "As Ks Qs Jk"')
     s.set_defaults(func=cmd_rank)
@@ -620,6 +628,10 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
     s.add_argument("--explain", action="store_true", help="say why")
     s.set_defaults(func=cmd_house_way)
+
+
+def _solve_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+    """The parsers of solving one hand or one player's spots, with cards known elsewhere."""
     known = _Parser(add_help=False)
     known.add_argument("--dead", default=None, action=_Once,
                        help='cards known NOT to be in the dealer\'s hand, e.g. "Kd 7c" '
@@ -637,6 +649,10 @@ def _parser() -> argparse.ArgumentParser:
                                            '"As Kd 7h 7c Jk 2s 9d" "Ks Kh Qc Qd 5c 5h 3d"')
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
     s.set_defaults(func=cmd_spots)
+
+
+def _bonus_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+    """The parsers of the bonus wager."""
     tables = _Parser(add_help=False)
     tables.add_argument("--table", default="A", type=str.upper, choices=("A", "B", "C"),
                         help="bonus pay table (rule 4.2)")
@@ -646,6 +662,10 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("bonus-odds", parents=[common, tables],
                        help="exact odds and house edge of the bonus wager")
     s.set_defaults(func=cmd_bonus_odds)
+
+
+def _play_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+    """The parsers of simulated play and what optimal play gains against a way."""
     s = sub.add_parser("simulate", parents=[common], help="simulate rounds at a full table")
     s.add_argument("--rounds", type=int, default=100_000, help="rounds to play")
     s.add_argument("--seats", type=int, default=6, help="players at the table (1-6)")
@@ -672,6 +692,10 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0, help="random seed")
     s.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
     s.set_defaults(func=cmd_exploitability)
+
+
+def _way_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+    """The parsers of house ways and tables derived from them."""
     s = sub.add_parser("best-response", parents=[common],
                        help="the best response to a way, as a way (a table .npz)")
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
@@ -706,6 +730,10 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_equilibrium)
+
+
+def _run_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+    """The parsers of whole-game runs, their reports, and the calculator."""
     s = sub.add_parser("analyze", parents=[common],
                        help="the whole game exactly: every player hand, optimal and house-way")
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
@@ -737,6 +765,10 @@ def _parser() -> argparse.ArgumentParser:
                    "client address (default: ignore such headers)")
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP + " (the page's default)")
     s.set_defaults(func=cmd_serve)
+
+
+def _card_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+    """The parsers of strategy cards."""
     s = sub.add_parser("card", parents=[common],
                        help="generate a strategy card against a way and price it")
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
@@ -761,7 +793,6 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("setting", help='"HIGH | MEDIUM | LOW"')
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
     s.set_defaults(func=cmd_grade)
-    return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
