@@ -61,9 +61,14 @@ cdef void build() noexcept nogil:
 build()
 
 
-cdef inline Py_ssize_t find16(const uint16_t* a, Py_ssize_t lo, Py_ssize_t hi,
-                              int x) noexcept nogil:
-    """Index of ``x`` in the sorted ``a[lo:hi]``, or -1."""
+ctypedef fused sorted_t:
+    uint16_t
+    int32_t
+
+
+cdef inline Py_ssize_t find_sorted(const sorted_t* a, Py_ssize_t lo, Py_ssize_t hi,
+                                   Py_ssize_t x) noexcept nogil:
+    """Index of ``x`` in the ascending ``a[lo:hi]``, or -1."""
     cdef Py_ssize_t end = hi, mid
     while lo < hi:
         mid = (lo + hi) >> 1
@@ -72,20 +77,6 @@ cdef inline Py_ssize_t find16(const uint16_t* a, Py_ssize_t lo, Py_ssize_t hi,
         else:
             hi = mid
     return lo if lo < end and a[lo] == x else -1
-
-
-cdef inline Py_ssize_t find_tie(const int32_t* a, Py_ssize_t n, Py_ssize_t x) noexcept nogil:
-    """Index of class ``x`` in the sorted ``a[:n]``, or -1."""
-    cdef Py_ssize_t lo = 0, hi = n, mid
-    if n == 0:
-        return -1
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if a[mid] < x:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo if lo < n and a[lo] == x else -1
 
 
 # the slots of rank multisets: every multiset of 7 ranks (no joker), then of 6 (the joker)
@@ -268,7 +259,7 @@ def best_splits_kernel(const card_t[:, ::1] hands, const int32_t[::1] slot_start
                 g = canonical(c, renaming, &ell)
                 ci = -1
                 if 0 <= slot_start[g] <= slot_end[g] <= nc:
-                    ci = find16(&local[0], slot_start[g], slot_end[g], ell)
+                    ci = find_sorted(&local[0], slot_start[g], slot_end[g], ell)
                 if ci < 0:
                     bad = -2 - i
                     break
@@ -291,7 +282,7 @@ def best_splits_kernel(const card_t[:, ::1] hands, const int32_t[::1] slot_start
                 if b >= 0:
                     out[i] = first_equal(c, map_split(b, where), a234_low)
                     continue
-                t = find_tie(ties, nt, ci)
+                t = find_sorted(ties, 0, nt, ci) if nt else -1
                 top = NSPLITS
                 if t >= 0:
                     for k in range(NSPLITS):
