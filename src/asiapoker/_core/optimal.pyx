@@ -22,6 +22,10 @@ cdef unsigned int CAND0[16]      # [mask] -> the renamings (bits) that give it t
 
 cdef extern from *:
     int __builtin_ctz(unsigned int x) nogil
+    void __builtin_prefetch(const void* p) nogil
+
+cdef enum:
+    BATCH = 32                   # rows whose memory reads a lookup overlaps
 
 
 cdef void build() noexcept nogil:
@@ -231,19 +235,24 @@ def best_splits_kernel(const card_t[:, ::1] hands, const int32_t[::1] slot_start
                        const uint16_t[::1] local, const int8_t[::1] best,
                        const int32_t[::1] tie_class, const uint8_t[:, ::1] tie_mask,
                        int a234_low, int16_t[::1] out, int64_t[::1] cls):
-    """out[i] = the best split of row i (its class: the rank multiset's slot gives the range
-    slot_start..slot_end of its classes, in which ``local`` holds each class's local code) in SPLIT_POSITIONS order of the row, from the table
+    """out[i] = the best split of row i in SPLIT_POSITIONS order of the row (its class: the
+    rank multiset's slot gives the range slot_start..slot_end of its classes, in which
+    ``local`` holds each class's local code), from the table
     ``best`` (a split of each class's least member; -1: the class's best splits are the bits
     of its row of ``tie_mask``, found by ``tie_class``; -2: not in the table, out[i] = -1),
     and cls[i] its class.  Returns the first bad row, -2 - row for a row whose class is not in
     the index (a damaged index), or -1."""
-    cdef Py_ssize_t i, bad, g, ci, t, nt = tie_class.shape[0]
-    cdef Py_ssize_t nc = local.shape[0]
+    cdef Py_ssize_t i, i0, q, m, bad, g, lo, hi, ci, t, nt = tie_class.shape[0]
+    cdef Py_ssize_t n = hands.shape[0], nc = local.shape[0]
     cdef int c[7]
     cdef int img[7]
     cdef int where[7]
-    cdef int renaming[4]
-    cdef int ell, k, j, b, tmp, kk, top
+    cdef int ells[BATCH]
+    cdef int rens[BATCH][4]
+    cdef Py_ssize_t los[BATCH]
+    cdef Py_ssize_t his[BATCH]
+    cdef Py_ssize_t cis[BATCH]
+    cdef int k, j, b, tmp, kk, top
     cdef const int32_t* ties = &tie_class[0] if nt else NULL
     if (out.shape[0] != hands.shape[0] or cls.shape[0] != hands.shape[0]
             or hands.shape[1] != 7 or slot_start.shape[0] != SLOTS or slot_end.shape[0] != SLOTS
@@ -252,17 +261,38 @@ def best_splits_kernel(const card_t[:, ::1] hands, const int32_t[::1] slot_start
         raise ValueError("asiapoker: best_splits_kernel's arrays do not fit together")
     with nogil:
         bad = check_rows(hands)
-        if bad < 0:
-            for i in range(hands.shape[0]):
+        i0 = 0
+        # in batches: first every row's class range (its first probe fetched ahead), then
+        # every row's class (its best split fetched ahead), then the splits: the memory reads
+        # of a batch overlap instead of waiting one after another
+        while bad < 0 and i0 < n:
+            m = min(<Py_ssize_t>BATCH, n - i0)
+            for q in range(m):
+                for k in range(7):
+                    c[k] = hands[i0 + q, k]
+                g = canonical(c, rens[q], &ells[q])
+                lo = slot_start[g]
+                hi = slot_end[g]
+                if not (0 <= lo <= hi <= nc):
+                    lo = hi = 0
+                los[q] = lo
+                his[q] = hi
+                if lo < hi:
+                    __builtin_prefetch(&local[(lo + hi) >> 1])
+            for q in range(m):
+                ci = find_sorted(&local[0], los[q], his[q], ells[q])
+                if ci < 0:
+                    bad = -2 - (i0 + q)
+                    break
+                cis[q] = ci
+                __builtin_prefetch(&best[ci])
+            if bad >= 0 or bad < -1:
+                break
+            for q in range(m):
+                i = i0 + q
                 for k in range(7):
                     c[k] = hands[i, k]
-                g = canonical(c, renaming, &ell)
-                ci = -1
-                if 0 <= slot_start[g] <= slot_end[g] <= nc:
-                    ci = find_sorted(&local[0], slot_start[g], slot_end[g], ell)
-                if ci < 0:
-                    bad = -2 - i
-                    break
+                ci = cis[q]
                 cls[i] = ci
                 b = best[ci]
                 if b == -2 or b >= NSPLITS or b < -2:
@@ -270,7 +300,7 @@ def best_splits_kernel(const card_t[:, ::1] hands, const int32_t[::1] slot_start
                     continue
                 # where[j]: the row position of the least member's j-th card (ids ascending)
                 for k in range(7):
-                    img[k] = JOKER if c[k] == JOKER else (c[k] & ~3) | renaming[c[k] & 3]
+                    img[k] = JOKER if c[k] == JOKER else (c[k] & ~3) | rens[q][c[k] & 3]
                     where[k] = k
                 for k in range(1, 7):
                     tmp = where[k]
@@ -291,4 +321,5 @@ def best_splits_kernel(const card_t[:, ::1] hands, const int32_t[::1] slot_start
                             if kk < top:
                                 top = kk
                 out[i] = top if top < NSPLITS else -1
+            i0 += m
     return bad
