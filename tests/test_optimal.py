@@ -93,6 +93,11 @@ def test_the_index_covers_every_class_once():
     assert (empty.lookup(hands[some])[1] == some).all()
 
 
+def test_the_class_list_digest_is_the_class_lists():
+    """Tables name their class list by CLASS_LIST_SHA256: it is the list's own digest."""
+    assert opt.class_list_sha256() == opt.CLASS_LIST_SHA256
+
+
 def test_a_damaged_index_cache_is_rebuilt(tmp_path, monkeypatch):
     monkeypatch.setenv("ASIAPOKER_CACHE_DIR", str(tmp_path))
     opt._index_unlocked.cache_clear()

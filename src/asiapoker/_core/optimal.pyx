@@ -7,6 +7,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t
 
 from asiapoker._core.cards cimport JOKER, NSPLITS, card_t, check_rows, rank_of
 from asiapoker._core.strengths cimport Tables, lookup2, lookup4, tables
+from asiapoker._core.suit_renaming cimport suit_renaming
 
 cdef const Tables* T = tables()
 
@@ -29,21 +30,15 @@ cdef enum:
 
 
 cdef void build() noexcept nogil:
-    cdef int p = 0, a, b, c, d, m, s, k
+    cdef int p, m, s, k
     cdef int seen[5]
-    for a in range(4):
-        for b in range(4):
-            for c in range(4):
-                for d in range(4):
-                    if a == b or a == c or a == d or b == c or b == d or c == d:
-                        continue
-                    PERM[p][0] = a; PERM[p][1] = b; PERM[p][2] = c; PERM[p][3] = d
-                    for m in range(16):
-                        PMASK[p][m] = 0
-                        for s in range(4):
-                            if (m >> s) & 1:
-                                PMASK[p][m] |= 1 << PERM[p][s]
-                    p += 1
+    cdef const uint8_t* r
+    for p in range(24):                  # suit_renaming's renamings, and each suit's image
+        r = suit_renaming(p)
+        for m in range(16):
+            PMASK[p][m] = r[m]
+        for s in range(4):
+            PERM[p][s] = __builtin_ctz(r[1 << s])
     for k in range(5):
         seen[k] = 0
     for m in range(16):

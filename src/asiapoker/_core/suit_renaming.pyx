@@ -31,6 +31,10 @@ cdef void build_suit_perms() noexcept nogil:
 build_suit_perms()
 
 
+cdef const uint8_t* suit_renaming(int p) noexcept nogil:
+    return SUIT_PERM[p]
+
+
 def suit_classes_kernel(const int8_t[:, ::1] counts, const uint8_t[::1] joker,
                         int8_t[:, ::1] out, int64_t[::1] weight, int32_t[::1] group):
     """For each rank-count row (13 counts, 7 cards with the joker flag counted), every way
