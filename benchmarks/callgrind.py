@@ -30,7 +30,8 @@ from typing import Any
 CHILD = """
 import numpy as np
 from asiapoker import HouseWay, Rules, _core
-from asiapoker.analysis import player_classes, random_hands
+from asiapoker.suit_classes import player_classes
+from asiapoker.sampling import random_hands
 from asiapoker.solver import dealer_model
 m = dealer_model(HouseWay.named({way!r}), Rules())
 if {kind!r} == "rows":

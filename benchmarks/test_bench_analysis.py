@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 from asiapoker import _core
-from asiapoker.analysis import analyze, class_groups, player_classes
+from asiapoker.analysis import analyze
 from asiapoker.house_way import resolve_way
 from asiapoker.rules import Rules
 from asiapoker.solver import dealer_model
+from asiapoker.suit_classes import class_groups, player_classes
 
 SHARD = "0/200"
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 
 from asiapoker import HouseWay
-from asiapoker.analysis import random_hands
 from asiapoker.cards import card_of
 from asiapoker.rack import apply_card
+from asiapoker.sampling import random_hands
 
 PAGE = Path(__file__).with_name("house-ways.md")
 WAYS = ("standard", "equilibrium", "classic", "medium-first", "high-first")

@@ -20,22 +20,14 @@ from hypothesis import strategies as st
 
 from asiapoker import _core, house_way_splits, simulate, solve
 from asiapoker._runs import RunError, chunk_bounds
-from asiapoker.analysis import (
-    HAND_SHAPES,
-    PLAYER_HANDS,
-    Analysis,
-    MissingExtraError,
-    analyze,
-    class_codes,
-    class_groups,
-    class_of,
-    player_classes,
-)
+from asiapoker.analysis import HAND_SHAPES, Analysis, analyze
 from asiapoker.cards import parse_cards, to_ids
 from asiapoker.cli import main
+from asiapoker.errors import MissingExtraError
 from asiapoker.house_way import resolve_way
 from asiapoker.rules import Rules, resolve
 from asiapoker.solver import DEALER_HANDS, dealer_model
+from asiapoker.suit_classes import PLAYER_HANDS, class_codes, class_groups, class_of, player_classes
 
 SUIT_PERMS = list(itertools.permutations(range(4)))
 

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 import asiapoker as ap
 from asiapoker import Rules
-from asiapoker.analysis import class_codes, class_of, hand_shapes
+from asiapoker.analysis import hand_shapes
 from asiapoker.setting import setting_of_split
+from asiapoker.suit_classes import class_codes, class_of
 
 FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MANY = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

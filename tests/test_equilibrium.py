@@ -9,8 +9,8 @@ import pytest
 
 from asiapoker import HouseWay, HouseWayError, Rules, _core, dealer_strengths, solve, solve_many
 from asiapoker._compile import class_table
-from asiapoker.analysis import exploitability, random_hands
 from asiapoker.equilibrium import best_response, best_response_splits, class_weights
+from asiapoker.sampling import exploitability, random_hands
 from asiapoker.setting import SPLIT_POSITIONS, split_strengths
 from asiapoker.solver import DEALER_HANDS, _dense_maps
 

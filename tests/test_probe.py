@@ -32,10 +32,12 @@ from asiapoker import (
     Wager,
     WagerError,
 )
-from asiapoker.analysis import class_codes, class_of, exploitability, hand_shapes
+from asiapoker.analysis import hand_shapes
 from asiapoker.cli import main
 from asiapoker.equilibrium import best_response
 from asiapoker.errors import AsiaPokerError
+from asiapoker.sampling import exploitability
+from asiapoker.suit_classes import class_codes, class_of
 
 HAND = "As Kd 7h 7c Jk 2s 9d"
 GOOD = [[51, 47, 26, 27, 52, 3, 37]]
@@ -224,7 +226,7 @@ def test_api_probe(call, error, words):
 
 
 def test_exploitability_is_exact_for_any_pays():
-    rows = ap.analysis.random_hands(40, 5)
+    rows = ap.sampling.random_hands(40, 5)
     b = ap.solve_many(rows, "classic")
     for pays in (1.1, 2.5, 1000, 1 + 2**-40):
         e = exploitability("classic", Rules(pays=pays), hands=40, seed=5)

@@ -12,13 +12,14 @@ import numpy as np
 import pytest
 
 from asiapoker import HouseWay, Rules, simulate, solve
-from asiapoker.analysis import analyze, random_hands
+from asiapoker.analysis import analyze
 from asiapoker.card_search import generate
 from asiapoker.cli import main
 from asiapoker.errors import HouseWayError
 from asiapoker.house_way import house_way_splits
 from asiapoker.pricing import price
 from asiapoker.rack import RackCard, Rule
+from asiapoker.sampling import random_hands
 from asiapoker.setting import setting_of_split
 from asiapoker.solver import DEALER_HANDS
 from asiapoker.strategy import (
@@ -158,7 +159,7 @@ def test_exact_price_from_a_shard_equals_solve(small_card, tmp_path, rng):
     assert p.ev["optimal"] == a.figures["optimal"].ev
     chunk = sorted((tmp_path / "chunks").glob("*.npz"))[0]
     from asiapoker._runs import chunk_bounds
-    from asiapoker.analysis import class_groups, player_classes
+    from asiapoker.suit_classes import class_groups, player_classes
     hands, groups = player_classes()[0], class_groups()
     lo = int(chunk_bounds(groups)[int(chunk.stem)])
     with np.load(chunk) as z:

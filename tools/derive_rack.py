@@ -25,11 +25,11 @@ import time
 import numpy as np
 
 from asiapoker import HouseWay
-from asiapoker.analysis import random_hands
 from asiapoker.card_search import search
 from asiapoker.equilibrium import best_response_splits
 from asiapoker.rack import RackCard, hand_facts
 from asiapoker.rules import Rules
+from asiapoker.sampling import random_hands
 from asiapoker.solver import count_splits
 
 

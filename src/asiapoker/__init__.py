@@ -8,7 +8,6 @@ Data flows one way: cards -> strengths -> settings -> outcomes.
 """
 
 from . import analysis, equilibrium, known, optimal, rack, simulation, table
-from .analysis import exploitability
 from .bonus import (
     BONUS_CATEGORIES,
     BonusOdds,
@@ -43,6 +42,7 @@ from .house_way import DEFAULT_WAY, HouseWay, dealer_strengths, house_way, house
 from .optimal import OptimalTable, best_splits, make_optimal_table
 from .ranks import CATEGORIES, HandRank, rank, strengths
 from .rules import Rules
+from .sampling import exploitability
 from .setting import (
     SPLIT_POSITIONS,
     Outcome,

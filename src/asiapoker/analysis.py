@@ -37,27 +37,23 @@ from ._runs import (
 )
 from ._validate import as_card_array, run_kernel, whole_number
 from .equilibrium import way_digest
-from .errors import HouseWayError, MissingExtraError, StrategyError, require_extra
+from .errors import HouseWayError, StrategyError, require_extra
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, house_way_splits, resolve_way
-from .parquet import PARQUET_COLUMNS, write_parquet
+from .parquet import write_parquet
 from .rack import SHAPES, hand_facts
 from .rules import Rules, resolve
-from .sampling import Z95, Estimate, Exploitability, exploitability, random_hands
+from .sampling import Z95, random_hands
 from .simulation import strategy_splits
 from .solver import DEALER_HANDS, dealer_model, solve_many
 from .suit_classes import (
     PLAYER_CLASSES,
     PLAYER_HANDS,
-    class_codes,
     class_groups,
-    class_of,
     player_classes,
 )
 
-__all__ = ["COST_EDGES", "HAND_SHAPES", "PARQUET_COLUMNS", "PLAYER_HANDS", "Analysis", "Estimate",
-           "Exploitability", "Figures", "MissingExtraError", "analyze", "class_codes",
-           "class_groups", "class_of", "exact_house_edges", "exploitability", "hand_shapes",
-           "player_classes", "random_hands", "solve_classes"]
+__all__ = ["COST_EDGES", "HAND_SHAPES", "Analysis", "Figures", "analyze", "exact_house_edges",
+           "hand_shapes", "solve_classes"]
 
 
 # --------------------------------------------------------------------------------------------

@@ -10,7 +10,6 @@ import json
 from pathlib import Path
 
 from ._pdf import print_pdf
-from .analysis import random_hands
 from .card_search import Generated
 from .errors import require_extra
 from .house_way import WayLike
@@ -19,6 +18,7 @@ from .rack import (
     RackCard,
 )
 from .rules import Rules
+from .sampling import random_hands
 from .setting import setting_of_split
 from .strategy import card_splits, card_to_json
 

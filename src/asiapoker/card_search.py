@@ -20,7 +20,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ._validate import whole_number
-from .analysis import random_hands
 from .errors import HouseWayError
 from .house_way import DEFAULT_WAY, WayLike, resolve_way
 from .rack import (
@@ -40,6 +39,7 @@ from .rack import (
     placement_splits,
 )
 from .rules import Rules, resolve
+from .sampling import random_hands
 from .solver import DEALER_HANDS, solve_many
 
 __all__ = ["Generated", "generate", "search"]

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import __version__
 from ._files import read_bytes, writable_target
-from .analysis import Analysis, Estimate, analyze, exploitability
+from .analysis import Analysis, analyze
 from .bonus import PayTable, bonus_hand, bonus_odds
 from .card_page import write_card
 from .card_search import generate
@@ -42,6 +42,7 @@ from .pricing import price
 from .rack import RackCard
 from .ranks import rank
 from .rules import Rules
+from .sampling import Estimate, exploitability
 from .setting import Setting, is_legal, settle, splits
 from .simulation import simulate
 from .solver import solve

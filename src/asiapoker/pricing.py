@@ -18,7 +18,6 @@ import numpy.typing as npt
 from ._files import read_json
 from ._runs import RUN_FILE, RunDir, chunk_bounds
 from ._validate import whole_number
-from .analysis import class_groups, player_classes, random_hands
 from .cards import Card
 from .errors import RunError
 from .house_way import DEFAULT_WAY, WayLike, resolve_way
@@ -27,8 +26,10 @@ from .rack import (
     apply_card,
 )
 from .rules import Rules, resolve
+from .sampling import random_hands
 from .solver import DEALER_HANDS, solve_many
 from .strategy import card_splits
+from .suit_classes import class_groups, player_classes
 
 __all__ = ["Pricing", "RulePrice", "price"]
 
