@@ -35,7 +35,6 @@ from asiapoker import (
 from asiapoker.analysis import hand_shapes
 from asiapoker.cli import main
 from asiapoker.equilibrium import best_response
-from asiapoker.errors import AsiaPokerError
 from asiapoker.sampling import exploitability
 from asiapoker.suit_classes import class_codes, class_of
 
@@ -117,7 +116,7 @@ API = [
     ("dealer-strengths-high", lambda: ap.dealer_strengths(HIGH, "medium-first"), CardError,
      "127"),
     ("solve-many-dup", lambda: ap.solve_many(DUP), DuplicateCardError, "row 0"),
-    ("solve-many-workers", lambda: ap.solve_many(GOOD, workers=0), AsiaPokerError, "workers"),
+    ("solve-many-workers", lambda: ap.solve_many(GOOD, workers=0), OptionError, "workers"),
     ("solve-many-columns", lambda: ap.solve_many(GOOD, columns="some"), OptionError,
      "'some'"),
     ("solve-many-dtype", lambda: ap.solve_many(GOOD, wins_dtype=np.int16), OptionError,
@@ -129,7 +128,7 @@ API = [
     ("count-splits-dup", lambda: ap.count_splits(DUP, side="dealer"), DuplicateCardError,
      "row 0"),
     ("solve-chunks-chunk", lambda: next(ap.solve_chunks(np.array(GOOD), chunk=0)),
-     AsiaPokerError, "chunk"),
+     OptionError, "chunk"),
     ("bonus-hands-dup", lambda: ap.bonus_hands(DUP), DuplicateCardError, "row 0"),
     ("bonus-table", lambda: ap.bonus_hand(HAND, "Z"), BonusError, "'Z'"),
     ("bonus-wager-0", lambda: ap.bonus_payouts(GOOD, wager=0), BonusError, "0"),
@@ -144,8 +143,8 @@ API = [
     ("class-codes-dup", lambda: class_codes(DUP), DuplicateCardError, "row 0"),
     ("class-of-dup", lambda: class_of(DUP), DuplicateCardError, "row 0"),
     ("class-of-text", lambda: class_of(["As As Kd 7h 7c 2s 9d"]), DuplicateCardError, "As"),
-    ("exploitability-1", lambda: exploitability(hands=1), AsiaPokerError, "hands"),
-    ("exploitability-seed", lambda: exploitability(hands=2, seed=-1), AsiaPokerError, "seed"),
+    ("exploitability-1", lambda: exploitability(hands=1), OptionError, "hands"),
+    ("exploitability-seed", lambda: exploitability(hands=2, seed=-1), OptionError, "seed"),
     ("simulate-rounds", lambda: ap.simulate(0), WagerError, "rounds"),
     ("simulate-seats", lambda: ap.simulate(10, seats=7), WagerError, "seats"),
     ("simulate-seed", lambda: ap.simulate(10, seed=-1), WagerError, "seed"),
@@ -193,7 +192,7 @@ API = [
     ("analyze-player", lambda: ap.analysis.analyze(player=42), StrategyError, "42"),
     ("analyze-shard-text", lambda: ap.analysis.analyze(shard="x"), RunError, "'x'"),
     ("analyze-shard-range", lambda: ap.analysis.analyze(shard="3/2"), RunError, "3/2"),
-    ("analyze-sample-1", lambda: ap.analysis.analyze(sample=1), AsiaPokerError, "sample"),
+    ("analyze-sample-1", lambda: ap.analysis.analyze(sample=1), OptionError, "sample"),
     ("analyze-sample-strategy", lambda: ap.analysis.analyze(sample=4, player=_raise_value,
                                                             workers=1),
      StrategyError, "'_raise_value' raised ZeroDivisionError"),
@@ -213,7 +212,32 @@ API = [
      WagerError, "one spot"),
     ("optimal-table-not-a-run", lambda: ap.make_optimal_table("no-such-run"), FileError,
      "no-such-run"),
+    ("price-not-a-card", lambda: _pricing().price("standard"), StrategyError,
+     "RackCard, got 'standard'"),
+    ("placement-unknown-shape", lambda: _rack().placement_text("no such shape", "H"),
+     HouseWayError, "'no such shape'"),
+    ("app-rate-zero", lambda: _web().create_app(rate=0), OptionError, "rate must be"),
+    ("app-burst-zero", lambda: _web().create_app(burst=0), OptionError, "burst"),
+    ("app-concurrent-float", lambda: _web().create_app(concurrent=1.5), OptionError,
+     "concurrent"),
+    ("server-port", lambda: _web().make_server(None, port=70000), OptionError, "70000"),
+    ("server-host", lambda: _web().make_server(None, host=""), OptionError, "host"),
 ]
+
+
+def _pricing():
+    from asiapoker import pricing
+    return pricing
+
+
+def _rack():
+    from asiapoker import rack
+    return rack
+
+
+def _web():
+    from asiapoker import web
+    return web
 
 
 @pytest.mark.parametrize(("call", "error", "words"), [p[1:] for p in API],

@@ -1,6 +1,21 @@
 """asiapoker: the exact, fast hand-setting solver for Asia Poker.
 
-Data flows one way: cards -> strengths -> settings -> outcomes.
+Data flows one way: cards -> strengths -> settings -> outcomes.  The names below are the
+ones most calls need; each module's page has the rest:
+
+- hands: :mod:`asiapoker.cards`, :mod:`asiapoker.ranks`, :mod:`asiapoker.setting`,
+  :mod:`asiapoker.rules`, :mod:`asiapoker.errors`;
+- the dealer: :mod:`asiapoker.house_way`, :mod:`asiapoker.rack` (written ways),
+  :mod:`asiapoker.equilibrium` (ways derived exactly);
+- the solver: :mod:`asiapoker.solver`, :mod:`asiapoker.known` (known cards),
+  :mod:`asiapoker.spots` (several spots), :mod:`asiapoker.optimal` (optimal play as a
+  table);
+- the whole game: :mod:`asiapoker.analysis`, :mod:`asiapoker.suit_classes`,
+  :mod:`asiapoker.sampling`, :mod:`asiapoker.parquet`, :mod:`asiapoker.report`;
+- play: :mod:`asiapoker.simulation`, :mod:`asiapoker.table`, :mod:`asiapoker.bonus`;
+- strategy cards: :mod:`asiapoker.strategy`, :mod:`asiapoker.card_search`,
+  :mod:`asiapoker.pricing`, :mod:`asiapoker.card_page`;
+- front ends: :mod:`asiapoker.cli`, :mod:`asiapoker.web`.
 
 >>> from asiapoker import rank, Setting, settle
 >>> str(rank("Jk As Ks 5s"))

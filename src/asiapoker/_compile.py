@@ -52,14 +52,14 @@ def _keys(hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return out
 
 
-#: The sources the class list and the models derived from it come from, besides the core's
-#: own (every ``_core/*.pyx`` and ``*.pxd``, as they ship with the package).
 _SOURCES = ("_classes.py", "_compile.py", "_models.py")
+"""The sources the class list and the models derived from it come from, besides the core's
+own (every ``_core/*.pyx`` and ``*.pxd``, as they ship with the package)."""
 CLASS_CACHE = "class-table-cache"
-#: The classes of seven cards up to suit renaming and equal strengths (the class table's size).
 SEVEN_CARD_CLASSES = 829_504
-#: Representatives of the cached class table whose keys are computed again on reading it.
+"""The classes of seven cards up to suit renaming and equal strengths (the class table's size)."""
 _SAMPLED_REPS = 4096
+"""Representatives of the cached class table whose keys are computed again on reading it."""
 
 
 @functools.cache
@@ -251,8 +251,8 @@ class CompiledWay:
         return self.keys, self.triples(rules)
 
 
-#: The kinds of cache file (see :mod:`asiapoker._files`).
 WAY_CACHE = "house-way-cache"
+"""The kinds of cache file (see :mod:`asiapoker._files`)."""
 
 
 @functools.cache
@@ -363,11 +363,11 @@ def compile_way(fn: WayFunction, name: str, cache_key: str | None, cache_dir: Pa
     return way
 
 
-#: The most sample hands ``from_function(check=)`` takes (each is asked twice).
 MAX_CHECK = 100_000
+"""The most sample hands ``from_function(check=)`` takes (each is asked twice)."""
 
-#: How many classes, spread over the table, a cached way is checked on before it is used.
 PROBES = 256
+"""How many classes, spread over the table, a cached way is checked on before it is used."""
 
 
 def _agrees(way: CompiledWay, splits: npt.NDArray[np.uint8]) -> bool:

@@ -42,17 +42,17 @@ __all__ = ["FORMAT", "MAX_BYTES", "MAX_DEPTH", "MAX_TEXT", "META", "atomic_write
            "contents_digest", "little_endian", "open_regular", "parse_json", "read",
            "read_bytes", "read_json", "read_members", "verify", "writable_target", "write"]
 
-#: The layout version of these files.
 FORMAT = 2
-#: The member that holds a file's description.
+"""The layout version of these files."""
 META = "__asiapoker__"
-#: The most array bytes a file may declare (the largest the package writes is ~60 MB).
+"""The member that holds a file's description."""
 MAX_BYTES = 1 << 30
+"""The most array bytes a file may declare (the largest the package writes is ~60 MB)."""
 _MAX_META = 1 << 20
-#: The largest text or JSON file the package reads (summaries, cards, run descriptions).
 MAX_TEXT = 64 << 20
-#: The deepest a JSON document the package reads may nest.
+"""The largest text or JSON file the package reads (summaries, cards, run descriptions)."""
 MAX_DEPTH = 64
+"""The deepest a JSON document the package reads may nest."""
 _JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 _DAMAGE = (zipfile.BadZipFile, zlib.error, OSError, ValueError, EOFError, KeyError,
            UnicodeDecodeError, OverflowError, TypeError)
@@ -80,7 +80,7 @@ def contents_digest(arrays: Mapping[str, npt.NDArray[Any]]) -> str:
 
 def open_regular(path: str | os.PathLike[str], max_bytes: int) -> IO[bytes]:
     """``path`` opened for reading, only when it is a regular file of at most ``max_bytes``:
-    a FIFO, a device or a directory is a :class:`~asiapoker.errors.FileError` naming it at
+    a FIFO, a device or a directory is a :class:`asiapoker.errors.FileError` naming it at
     once (the file is opened without blocking, and checked before a byte is read)."""
     where = str(path)
     try:
@@ -129,12 +129,12 @@ def read_json(path: str | os.PathLike[str], what: str = "JSON file",
               max_bytes: int = MAX_TEXT) -> Any:
     """The JSON document in the regular file at ``path``: the one decoder of every JSON file
     the package reads.  Not UTF-8, not JSON, nested too deeply (or too large) is a
-    :class:`~asiapoker.errors.FileError` naming the file and ``what`` it should be."""
+    :class:`asiapoker.errors.FileError` naming the file and ``what`` it should be."""
     return parse_json(read_bytes(path, max_bytes), f"{what} {str(path)!r}")
 
 
 def parse_json(data: bytes | str, where: str) -> Any:
-    """JSON text (bytes must be UTF-8) decoded, or a :class:`~asiapoker.errors.FileError`
+    """JSON text (bytes must be UTF-8) decoded, or a :class:`asiapoker.errors.FileError`
     naming ``where``; the document may nest at most :data:`MAX_DEPTH` deep."""
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
@@ -166,7 +166,7 @@ def writable_target(path: str | os.PathLike[str]) -> tuple[Path, bool]:
     """Where writing ``path`` goes, checked before anything is written: (the file, whether
     to write through it).  A symlink is followed to the file it names (the link stays); a
     character device (such as /dev/null) is written through, never replaced; a directory, a
-    pipe, a socket or a block device is a :class:`~asiapoker.errors.FileError` naming it."""
+    pipe, a socket or a block device is a :class:`asiapoker.errors.FileError` naming it."""
     target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     try:
         st = os.stat(target)
@@ -189,7 +189,7 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | None = None,
     file in the same folder, renamed into place; nothing is left behind on failure.  A path
     that is not a regular file is never replaced (:func:`writable_target`).  A failed write
     (a full disk, a folder that is not there) is a
-    :class:`~asiapoker.errors.FileWriteError` naming the file."""
+    :class:`asiapoker.errors.FileWriteError` naming the file."""
     target, through = writable_target(path)
     if through:                      # a device cannot seek: the whole file, then one write
         buffer = io.BytesIO()
@@ -274,7 +274,7 @@ def _read_npy(f: _Sized, size: int, budget: int, where: str) -> npt.NDArray[Any]
 def read_members(path: str | os.PathLike[str], max_bytes: int = MAX_BYTES
                  ) -> Iterator[tuple[str, npt.NDArray[Any]]]:
     """Every array of the .npz at ``path`` (name without ``.npy``), each header checked before
-    it is read; :class:`~asiapoker.errors.FileError` naming the file when anything is off."""
+    it is read; :class:`asiapoker.errors.FileError` naming the file when anything is off."""
     where = str(path)
     try:
         with open_regular(path, max_bytes + _MAX_META + (1 << 20)) as raw, \
@@ -331,7 +331,7 @@ def read(path: str | os.PathLike[str], kind: str, identity: Any = None,
          max_bytes: int = MAX_BYTES) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
     """(description, arrays) of a verified file of ``kind``; when ``identity`` is given it
     must equal the recorded one.  Damage, another kind or identity, or a failed checksum is
-    a :class:`~asiapoker.errors.FileError` naming the file."""
+    a :class:`asiapoker.errors.FileError` naming the file."""
     return verify(path, dict(read_members(path, max_bytes)), kind, identity)
 
 

@@ -40,8 +40,8 @@ __all__ = ["MODEL_CACHE", "build_dealer_model", "cached_model", "dealer_model_ar
 
 Triples = Callable[[npt.NDArray[np.int64]], npt.NDArray[np.int32]]
 
-#: The kind of a dealer-model cache file.
 MODEL_CACHE = "dealer-model-cache"
+"""The kind of a dealer-model cache file."""
 
 
 def _mask(ranks: npt.NDArray[np.int64]) -> npt.NDArray[np.uint16]:
@@ -124,9 +124,6 @@ def build_dealer_model(triples: Triples, a234_low: int) -> _core.DealerModel:
     return _core.DealerModel(a234_low, **dealer_model_arrays(triples, a234_low))
 
 
-#: The dealer model's layout, described once: each array's name, dtype and width (0 for a
-#: plain vector), in the order of ``_core.MODEL_ARRAYS``; ``_core/dealer.pxd`` says what each
-#: holds.  The checks of a cached model below are derived from it.
 MODEL_LAYOUT: tuple[tuple[str, type[np.generic], int], ...] = (
     ("triple_high", np.int32, 0), ("triple_medium", np.int16, 0), ("triple_low", np.int8, 0),
     ("rank_pairs", np.uint8, 7), ("rank_joker", np.uint8, 0), ("rank_triple", np.int32, 0),
@@ -134,24 +131,27 @@ MODEL_LAYOUT: tuple[tuple[str, type[np.generic], int], ...] = (
     ("flush_triples", np.int32, 2), ("double_ranks1", np.uint16, 0),
     ("double_ranks2", np.uint16, 0), ("double_triples", np.int32, 4),
     ("medium_values", np.int32, 0), ("low_values", np.int32, 0))
-#: Arrays that must have one length: the triples, the rank classes, the flush entries, the
-#: two-flush entries.
+"""The dealer model's layout, described once: each array's name, dtype and width (0 for a
+plain vector), in the order of ``_core.MODEL_ARRAYS``; ``_core/dealer.pxd`` says what each
+holds.  The checks of a cached model below are derived from it."""
 _SAME_LENGTH = (("triple_high", "triple_medium", "triple_low"),
                 ("rank_pairs", "rank_joker", "rank_triple"),
                 ("flush_ranks", "flush_others", "flush_joker", "flush_triples"),
                 ("double_ranks1", "double_ranks2", "double_triples"))
-#: Rank classes read back and compared with the way's own triples, per cached model.
+"""Arrays that must have one length: the triples, the rank classes, the flush entries, the
+two-flush entries."""
 _SAMPLED_CLASSES = 64
-#: Flush entries whose rank triple is checked against their rank class, per cached model.
+"""Rank classes read back and compared with the way's own triples, per cached model."""
 _SAMPLED_ENTRIES = 4096
-#: Hands a cached model is solved on (full deck): their totals must be C(46, 7) and no count
-#: may exceed it.  One plain hand, one with four spades and the joker.
+"""Flush entries whose rank triple is checked against their rank class, per cached model."""
 _CHECK_HANDS = np.array([[0, 5, 10, 15, 20, 25, 30], [3, 7, 11, 15, 40, 44, 52]], dtype=np.int8)
+"""Hands a cached model is solved on (full deck): their totals must be C(46, 7) and no count
+may exceed it.  One plain hand, one with four spades and the joker."""
 
 
-#: How many rank classes a model has: multisets of 7 ranks (at most 4 of a rank), then of 6
-#: (with the joker); ``tests/test_models.py`` holds them to ``multisets``.
 RANK_CLASSES = (49_205, 18_395)
+"""How many rank classes a model has: multisets of 7 ranks (at most 4 of a rank), then of 6
+(with the joker); ``tests/test_models.py`` holds them to ``multisets``."""
 _POW5 = 5 ** np.arange(14, dtype=np.int64)        # index 13: the rank of no card (count 0)
 
 
@@ -284,7 +284,7 @@ def _check_solves(model: _core.DealerModel) -> None:
 
 def cached_model(way_key: tuple[str, Any], a234_low: int, triples: Triples
                  ) -> _core.DealerModel:
-    """The dealer model of the way ``way_key`` (its :attr:`~asiapoker.HouseWay.key`), read
+    """The dealer model of the way ``way_key`` (its :attr:`asiapoker.HouseWay.key`), read
     from the cache when a verified file is there, else built from ``triples`` and saved.
     ``$ASIAPOKER_CACHE_DIR`` names the cache folder; ``ASIAPOKER_MODEL_CACHE=0`` turns
     this cache off."""

@@ -8,12 +8,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-#: Seconds between two plain lines when stderr is not a terminal.
 LINE_EVERY = 10.0
+"""Seconds between two plain lines when stderr is not a terminal."""
 
 
-#: A function told ``(done, total)`` as a long computation goes.
 ProgressCallback = Callable[[int, int], object]
+"""A function told ``(done, total)`` as a long computation goes."""
 
 
 class Progress:

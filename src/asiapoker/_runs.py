@@ -29,11 +29,11 @@ from . import _files
 from ._files import little_endian
 from .errors import FileError, RunError
 
-#: Target classes per chunk (chunks end where a rank multiset ends, so they vary a little).
 CHUNK = 10_000
+"""Target classes per chunk (chunks end where a rank multiset ends, so they vary a little)."""
 RUN_FILE = "run.json"
-#: 3: chunks hold ``best_ties`` (optimal-play tables need it); a format-2 run is refused
 FORMAT = 3
+"""3: chunks hold ``best_ties`` (optimal-play tables need it); a format-2 run is refused"""
 
 
 def chunk_bounds(groups: npt.NDArray[np.int32], size: int = CHUNK) -> npt.NDArray[np.int64]:

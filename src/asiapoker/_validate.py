@@ -5,7 +5,7 @@ and nothing reaches C unchecked.
 >>> whole_number(0, "seeds", 1)
 Traceback (most recent call last):
 ...
-asiapoker.errors.AsiaPokerError: seeds must be a whole number >= 1, got 0
+asiapoker.errors.OptionError: seeds must be a whole number >= 1, got 0
 >>> index_array([3, 105], 2, "splits", 105)
 Traceback (most recent call last):
 ...
@@ -21,7 +21,14 @@ import numpy as np
 import numpy.typing as npt
 
 from .cards import card_of, to_ids
-from .errors import AsiaPokerError, CardError, DuplicateCardError, HandSizeError, StrategyError
+from .errors import (
+    AsiaPokerError,
+    CardError,
+    DuplicateCardError,
+    HandSizeError,
+    OptionError,
+    StrategyError,
+)
 
 __all__ = ["as_card_array", "bad_row_error", "call_user", "index_array", "raise_bad_row",
            "read_rows", "run_kernel", "whole_number"]
@@ -31,7 +38,7 @@ _KERNEL_DTYPES = (np.int8, np.uint8, np.int16, np.int32, np.int64)
 
 
 def whole_number(value: Any, what: str, lo: int = 1, hi: int | None = None,
-                 error: type[AsiaPokerError] = AsiaPokerError) -> int:
+                 error: type[AsiaPokerError] = OptionError) -> int:
     """``value`` if it is an int (not a bool) in lo..hi, else ``error`` naming ``what``."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo or (
             hi is not None and value > hi):
@@ -126,7 +133,7 @@ def run_kernel(kernel: Callable[..., int], hands: npt.NDArray[Any], what: str,
 
 def call_user(fn: Callable[..., Any], what: str, *args: Any) -> Any:
     """``fn(*args)`` for a function the user passed: its own exceptions (and ``sys.exit``)
-    become a :class:`~asiapoker.errors.StrategyError` naming ``what``; the package's own
+    become a :class:`asiapoker.errors.StrategyError` naming ``what``; the package's own
     errors pass as they are."""
     try:
         return fn(*args)

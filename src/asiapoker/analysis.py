@@ -1,9 +1,9 @@
 """Figures of the whole game against a house way, exact over every player hand.
 
 :func:`analyze` solves every class of player hands (:mod:`asiapoker.suit_classes`) exactly
-against a way and aggregates exactly (see :mod:`asiapoker._runs` for runs that resume and run
-on Dask); ``sample=N`` estimates the same figures from random hands.  Estimates of a way's
-exploitability are :mod:`asiapoker.sampling`.
+against a way and aggregates exactly, in runs that resume, shard and run on Dask (see
+``docs/analysis.md``); ``sample=N`` estimates the same figures from random hands.  Estimates
+of a way's exploitability are :mod:`asiapoker.sampling`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -52,34 +52,49 @@ from .suit_classes import (
     player_classes,
 )
 
-__all__ = ["COST_EDGES", "HAND_SHAPES", "Analysis", "Figures", "analyze", "exact_house_edges",
-           "hand_shapes", "solve_classes"]
+__all__ = ["COST_EDGES", "HAND_SHAPES", "Analysis", "Figures", "PlayerLike", "analyze",
+           "exact_house_edges", "hand_shapes", "solve_classes"]
 
 
 # --------------------------------------------------------------------------------------------
 # the whole game
 # --------------------------------------------------------------------------------------------
 
-#: The hand shapes figures are broken down by: the group shape of :mod:`asiapoker.rack`, except
-#: that a hand of at most two pairs or trips that can play a straight or a flush (or straight
-#: flush) in the high hand is a "straight" or "flush"; four of a kind and five aces include
-#: their variants with a pair or trips.
 HAND_SHAPES = ("no pair", "one pair", "two pairs", "three pairs", "trips", "straight", "flush",
                "trips and a pair", "trips and two pairs", "two trips", "four of a kind",
                "five aces")
+"""The hand shapes figures are broken down by: the group shape of :mod:`asiapoker.rack`, except
+that a hand of at most two pairs or trips that can play a straight or a flush (or straight
+flush) in the high hand is a "straight" or "flush"; four of a kind and five aces include
+their variants with a pair or trips."""
 _RACK_TO_SHAPE = np.array([HAND_SHAPES.index(n) if n in HAND_SHAPES else
                            HAND_SHAPES.index("five aces") if n.startswith("five aces") else
                            HAND_SHAPES.index("four of a kind") for n in SHAPES.values()])
-#: Players an analysis reports: optimal play, house-way play and, when given, a strategy.
 PLAYERS = ("optimal", "house-way", "strategy")
-#: Edges of the house way's cost histogram, in probability of winning given up.
+"""Players an analysis reports: optimal play, house-way play and, when given, a strategy."""
 COST_EDGES = (Fraction(0), Fraction(5, 1000), Fraction(1, 100), Fraction(25, 1000),
               Fraction(5, 100), Fraction(1, 10), Fraction(1, 4), Fraction(1, 2), Fraction(1))
+"""Edges of the house way's cost histogram, in probability of winning given up."""
 EV_BINS = 20
 
 
 def hand_shapes(hands: Any, rules: Rules | None = None) -> npt.NDArray[np.int8]:
-    """Index into :data:`HAND_SHAPES` of each seven-card row."""
+    """Index into :data:`HAND_SHAPES` of each seven-card row.
+
+    Parameters
+    ----------
+    hands : array_like
+        An n x 7 array of card ids, or rows of card ids or text.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place); default ``Rules()``.
+
+    Raises
+    ------
+    CardError
+        A row holds something that is not a card, or a card twice.
+    HandSizeError
+        A row does not have seven cards.
+    """
     arr = as_card_array(hands, 7, "hands")
     run_kernel(_core.class_keys_kernel, arr, "hands", np.empty(len(arr), dtype=np.int64))
     facts = hand_facts(arr, rules)
@@ -99,6 +114,7 @@ class Figures:
     hands: int
     wins: int
     pays: Fraction
+    """The payout of a win, to 1, the ev is figured at."""
     se: float | None = None
 
     @property
@@ -131,7 +147,13 @@ class Figures:
 
     def to_dict(self, exact: bool = True) -> dict[str, Any]:
         """JSON-ready figures (exact ones as fraction strings too; ``exact=False`` for the
-        figures of a sample, which carry no field that reads as exact)."""
+        figures of a sample, which carry no field that reads as exact).
+
+        Parameters
+        ----------
+        exact : bool, default True
+            Whether the figures are exact (False for a sample's).
+        """
         d: dict[str, Any] = {"hands": self.hands, "wins": self.wins,
                              "p_win": float(self.p_win), "ev": float(self.ev),
                              "house_edge": float(self.house_edge), "sd": self.sd}
@@ -158,20 +180,32 @@ class Analysis:
     the number of random hands when they are an estimate."""
 
     way: str
+    """The house way's name."""
     way_digest: str
+    """The way's digest (:func:`asiapoker.equilibrium.way_digest`)."""
     rules: Rules
+    """The rule options."""
     player: str
+    """The headline player: ``"optimal"``, ``"house-way"`` or the strategy's name."""
     classes: int
+    """Classes of player hands solved (6,972,147 for a whole run)."""
     complete: bool
     figures: dict[str, Figures]
+    """Each player's figures over every hand."""
     by_shape: dict[str, dict[str, Figures]]
+    """Each player's figures by hand shape (:data:`HAND_SHAPES`)."""
     by_joker: dict[str, dict[str, Figures]]
+    """Each player's figures with and without the joker."""
     ev_hist: dict[str, list[int]]
+    """Each player's hands by P(win), in 20 bins."""
     cost_hist: dict[str, list[int]]
     sample: int | None = None
     seed: int | None = None
+    """The sample's seed, for an estimate."""
     seconds: float = 0.0
+    """Seconds the analysis took."""
     meta: dict[str, Any] = field(default_factory=dict)
+    """The run's description: package version, chunking, digests."""
 
     @property
     def house_edge(self) -> Fraction:
@@ -279,9 +313,9 @@ class _Totals:
 
 
 _COL = {"optimal": "best", "house-way": "house_way", "strategy": "player"}
-#: chunk columns left out of ``results_sha256`` (added after the shipped digests were made;
-#: each is a function of the hashed columns' inputs, and its own figure is in the summary)
 _UNHASHED = frozenset({"best_ties"})
+"""chunk columns left out of ``results_sha256`` (added after the shipped digests were made;
+each is a function of the hashed columns' inputs, and its own figure is in the summary)"""
 
 
 def _int_sums(cell: npt.NDArray[np.int64], values: npt.NDArray[np.int64],
@@ -296,7 +330,9 @@ def _int_sums(cell: npt.NDArray[np.int64], values: npt.NDArray[np.int64],
             out[i] = int(v[edges[i]:edges[i + 1]].sum(dtype=np.int64))
     return out
 
-PlayerLike = str | HouseWay | Callable[[npt.NDArray[np.int8]], Any]
+PlayerLike: TypeAlias = str | HouseWay | Callable[[npt.NDArray[np.int8]], Any]
+"""A player :func:`analyze` prices beside optimal and house-way play: a house way (by name
+or value) or a function from an n x 7 int8 array of hands to their splits."""
 
 
 @dataclass(frozen=True)
@@ -320,8 +356,32 @@ def solve_classes(hands: npt.NDArray[np.int8], way: HouseWay, rules: Rules,
                   ) -> dict[str, npt.NDArray[Any]]:
     """Per-row results of checked seven-card rows against ``way``: the best split and its
     wins, the house way's split and its wins, and the strategy's when given (split indices
-    into :data:`~asiapoker.SPLIT_POSITIONS` of each row).  Rows that share a rank multiset
-    should be adjacent (as in :func:`player_classes`); any order gives the same answer."""
+    into :data:`asiapoker.SPLIT_POSITIONS` of each row).  Rows that share a rank multiset
+    should be adjacent (as in :func:`player_classes`); any order gives the same answer.
+
+    Parameters
+    ----------
+    hands : numpy.ndarray
+        An n x 7 array of seven-card rows already checked (as the package's own callers
+        pass them: no row is checked again).
+    way : HouseWay
+        The dealer's house way.
+    rules : Rules
+        The rule options.
+    strategy : HouseWay or BatchStrategy, optional
+        A third player, set by a way or a batch strategy.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``best``, ``best_wins``, ``house_way``, ``house_way_wins``, ``best_ties`` and, with a
+        strategy, ``player`` and ``player_wins``.
+
+    Raises
+    ------
+    StrategyError
+        The strategy raised or returned bad splits.
+    """
     wins = np.empty((len(hands), 105), dtype=np.int64)
     run_kernel(_core.solve_groups_kernel, hands, "hands", dealer_model(way, rules), wins)
     rows = np.arange(len(hands))
@@ -378,20 +438,65 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
             workers: int | None = None, client: Any = None,
             shard: str | tuple[int, int] | None = None, sample: int | None = None,
             seed: int = 0, progress: bool | None = None, parquet: bool = False) -> Analysis:
-    """The whole game against ``way``, exactly: every one of the 6,972,147 classes of player
-    hands (:func:`player_classes`) solved, and the figures of optimal play, of house-way play
-    and of ``player`` (a house way, or a batch strategy: a function of an n x 7 int8 array of
-    hands returning n split indices) aggregated in integers.  ``player`` names the headline
-    figure (:attr:`Analysis.house_edge`).
+    """The whole game against ``way``, exactly, or estimated from a sample.
 
-    With ``out``, the run keeps its chunks in that directory: a killed run resumes where it
-    stopped with the same call, a call with other parameters is an error, and the results
-    (``summary.json``, and ``classes.parquet`` with ``parquet=True``) are written there when
-    every chunk is done.  ``shard="I/N"`` solves every N-th chunk from the I-th only.
-    ``client`` (a ``dask.distributed.Client``) runs the chunks on a cluster instead of
-    ``workers`` local threads.  ``sample=N`` estimates the figures from N random hands
-    (``seed``) with confidence intervals instead.  A whole run takes about 6 to 15 minutes on two
-    cores, by the way (docs/analysis.md).
+    Every one of the 6,972,147 classes of player hands
+    (:func:`asiapoker.suit_classes.player_classes`) is solved, and the figures of optimal
+    play, of house-way play and of ``player`` are aggregated in integers.  A whole run takes
+    about 6 to 15 minutes on two cores, by the way (docs/analysis.md).
+
+    Parameters
+    ----------
+    way : WayLike, default "standard"
+        The dealer's house way: a :class:`asiapoker.HouseWay` or a built-in way's name.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place, the payout); default ``Rules()``.
+    player : PlayerLike, default "optimal"
+        The player the headline figure (:attr:`Analysis.house_edge`) is for: ``"optimal"``,
+        ``"house-way"``, another house way, or a batch strategy (a function of an n x 7 int8
+        array of hands returning n split indices).
+    out : path, optional
+        A directory the run keeps its chunks in: a killed run resumes where it stopped with
+        the same call, a call with other parameters is an error, and the results
+        (``summary.json``, and ``classes.parquet`` with ``parquet``) are written there when
+        every chunk is done.
+    workers : int, optional
+        Local threads (default: all cores).
+    client : dask.distributed.Client, optional
+        Runs the chunks on a cluster instead of local threads (the ``dask`` extra).
+    shard : str or tuple of int, optional
+        ``"I/N"`` or ``(I, N)``: solve every N-th chunk from the I-th only (with ``out``).
+    sample : int, optional
+        Estimate the figures from this many random hands, with confidence intervals, instead
+        of solving every class.
+    seed : int, default 0
+        The random hands' seed, with ``sample``.
+    progress : bool, optional
+        A progress bar on stderr (default: when stderr is a terminal).
+    parquet : bool, default False
+        Also write every class's figures to ``classes.parquet`` in ``out`` (the ``analysis``
+        extra, pyarrow).
+
+    Returns
+    -------
+    Analysis
+        The exact (or estimated) figures, naming the way, the rules and the player.
+
+    Raises
+    ------
+    RunError
+        ``out`` holds a run with other parameters or a foreign file, or ``shard`` is not
+        ``I/N``.
+    StrategyError
+        ``player`` raised or returned bad splits (the message shows the hand).
+    MissingExtraError
+        ``client`` or ``parquet`` without their extra installed.
+    OptionError
+        ``sample``, ``workers`` or ``seed`` is not one it takes.
+    HouseWayError
+        ``way`` is not a house way.
+    RuleError
+        ``rules`` is not a :class:`asiapoker.Rules`.
     """
     label, strategy = _resolve_player(player)
     w, r = resolve_way(way), resolve(rules)
@@ -474,6 +579,19 @@ def exact_house_edges(way: str) -> dict[str, Fraction]:
     the package (``docs/analysis.md`` says how they were made): ``"optimal"`` (the player
     sets every hand optimally) and ``"house-way"`` (the player copies the way).
 
+    Parameters
+    ----------
+    way : str
+        A built-in way's name with a shipped run: ``"standard"``, ``"equilibrium"``,
+        ``"classic"``, ``"medium-first"`` or ``"high-first"``.
+
+    Raises
+    ------
+    HouseWayError
+        No shipped run for ``way``.
+
+    Examples
+    --------
     >>> {k: f"{float(v):.4%}" for k, v in exact_house_edges("standard").items()}
     {'optimal': '4.3561%', 'house-way': '5.3034%'}
     >>> exact_house_edges("nope")

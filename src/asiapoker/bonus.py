@@ -42,9 +42,9 @@ __all__ = [
     "bonus_payouts",
 ]
 
-#: Bonus categories; bit i of the core's mask is category i (defined in the core, with the
-#: bits it sets).
 BONUS_CATEGORIES: tuple[str, ...] = _core.BONUS_CATEGORIES
+"""Bonus categories; bit i of the core's mask is category i (defined in the core, with the
+bits it sets)."""
 SEVEN_CARD_HANDS = comb(53, 7)
 
 
@@ -53,6 +53,18 @@ class PayTable:
 
     ``PayTable.A``, ``.B`` and ``.C`` are the regulation tables (rule 4.2); a user table is
     ``PayTable({"royal flush": 500, "flush": 5}, name="mine")`` (any subset of categories).
+
+    Parameters
+    ----------
+    pays : mapping of str to int
+        Odds (a whole number to 1) per category of :data:`BONUS_CATEGORIES`.
+    name : str, default "custom"
+        The table's name.
+
+    Raises
+    ------
+    BonusError
+        An unknown category, or odds that are not a positive whole number.
     """
 
     A: ClassVar[PayTable]
@@ -88,7 +100,18 @@ class PayTable:
 
     @classmethod
     def named(cls, table: TableLike) -> PayTable:
-        """A table from ``"A"``, ``"B"``, ``"C"`` or a :class:`PayTable`."""
+        """A table from ``"A"``, ``"B"``, ``"C"`` or a :class:`PayTable`.
+
+        Parameters
+        ----------
+        table : TableLike
+            A regulation table's letter or a table.
+
+        Raises
+        ------
+        BonusError
+            No such table.
+        """
         if isinstance(table, PayTable):
             return table
         if isinstance(table, str) and table.upper() in ("A", "B", "C"):
@@ -96,12 +119,24 @@ class PayTable:
         raise BonusError(f"unknown pay table {table!r} (A, B, C or a PayTable)")
 
     def pay(self, category: str | None) -> int:
-        """Odds won for a category (-1 when it pays nothing: the wager loses)."""
+        """Odds won for a category (-1 when it pays nothing: the wager loses).
+
+        Parameters
+        ----------
+        category : str or None
+            A category of :data:`BONUS_CATEGORIES`, or None for no category.
+        """
         return self.pays.get(category, -1) if category else -1
 
     def paid_counts(self, per_mask: npt.NDArray[np.int64]) -> dict[str | None, int]:
         """How many hands each of this table's categories pays, from hand counts per bonus mask
-        (2048 of them); ``None`` counts the hands that lose."""
+        (2048 of them); ``None`` counts the hands that lose.
+
+        Parameters
+        ----------
+        per_mask : numpy.ndarray
+            2048 int64 hand counts, one per bonus mask.
+        """
         per_code = np.zeros(len(BONUS_CATEGORIES) + 1, dtype=np.int64)
         np.add.at(per_code, self._code_of_mask, per_mask)    # code -1 lands in the last slot
         paid: dict[str | None, int] = {c: int(per_code[BONUS_CATEGORIES.index(c)])
@@ -110,7 +145,13 @@ class PayTable:
         return paid
 
     def ev(self, paid: Mapping[str | None, int]) -> Fraction:
-        """The expected value per unit wagered of hands counted as :meth:`paid_counts` does."""
+        """The expected value per unit wagered of hands counted as :meth:`paid_counts` does.
+
+        Parameters
+        ----------
+        paid : mapping of str or None to int
+            Hands per category, None for the hands that lose.
+        """
         return Fraction(sum(n * self.pay(c) for c, n in paid.items()), sum(paid.values()))
 
     def __repr__(self) -> str:
@@ -131,6 +172,8 @@ PayTable.B = _regulation(1, "B")
 PayTable.C = _regulation(2, "C")
 
 TableLike: TypeAlias = PayTable | str
+"""A bonus pay table: a :class:`PayTable` or the name of a regulation table (``"A"``, ``"B"``,
+``"C"``)."""
 
 
 def _masks(arr: npt.NDArray[Any]) -> npt.NDArray[np.int16]:
@@ -140,7 +183,24 @@ def _masks(arr: npt.NDArray[Any]) -> npt.NDArray[np.int16]:
 
 
 def bonus_hand(seven: CardsLike, table: TableLike = "A") -> str | None:
-    """The highest-paying category seven cards qualify for under ``table``, or None."""
+    """The highest-paying category seven cards qualify for under ``table``, or None.
+
+    Parameters
+    ----------
+    seven : CardsLike
+        Seven cards.
+    table : TableLike, default "A"
+        The pay table: ``"A"``, ``"B"``, ``"C"`` or a :class:`PayTable`.
+
+    Raises
+    ------
+    HandSizeError
+        Not seven cards.
+    CardError
+        Not cards, or a card twice.
+    BonusError
+        ``table`` is not a pay table.
+    """
     t = PayTable.named(table)
     mask = int(_masks(np.array([to_ids(seven, 7, what="seven-card hand")], np.int8))[0])
     code = int(t._code_of_mask[mask])
@@ -148,14 +208,48 @@ def bonus_hand(seven: CardsLike, table: TableLike = "A") -> str | None:
 
 
 def bonus_payout(seven: CardsLike, table: TableLike = "A") -> int:
-    """The odds (to 1) the bonus wager wins on seven cards, or -1 when it loses."""
+    """The odds (to 1) the bonus wager wins on seven cards, or -1 when it loses.
+
+    Parameters
+    ----------
+    seven : CardsLike
+        Seven cards.
+    table : TableLike, default "A"
+        The pay table: ``"A"``, ``"B"``, ``"C"`` or a :class:`PayTable`.
+
+    Raises
+    ------
+    HandSizeError
+        Not seven cards.
+    CardError
+        Not cards, or a card twice.
+    BonusError
+        ``table`` is not a pay table.
+    """
     t = PayTable.named(table)
     return t.pay(bonus_hand(seven, t))
 
 
 def bonus_hands(hands: Any, table: TableLike = "A") -> npt.NDArray[np.int16]:
     """Category codes (index into :data:`BONUS_CATEGORIES`, -1 for none) of an n x 7 array of
-    card ids under ``table`` (computed in the core, GIL released)."""
+    card ids under ``table`` (computed in the core, GIL released).
+
+    Parameters
+    ----------
+    hands : array_like
+        An n x 7 array of card ids, or rows of card ids or text.
+    table : TableLike, default "A"
+        The pay table: ``"A"``, ``"B"``, ``"C"`` or a :class:`PayTable`.
+
+    Raises
+    ------
+    CardError
+        A row holds something that is not a card, or a card twice (the message names the row).
+    HandSizeError
+        A row does not have seven cards.
+    BonusError
+        ``table`` is not a pay table.
+    """
     t = PayTable.named(table)
     return t._code_of_mask[_masks(as_card_array(hands, 7, "hands"))]
 
@@ -167,6 +261,29 @@ def bonus_payouts(hands: Any, table: TableLike = "A", wager: Any = 1,
     rule 4.4), and ``-wager`` when it loses; an n int64 array.  ``wager`` is one whole
     amount (in your smallest unit, e.g. cents) or one per row.
 
+    Parameters
+    ----------
+    hands : array_like
+        An n x 7 array of card ids, or rows of card ids or text.
+    table : TableLike, default "A"
+        The pay table: ``"A"``, ``"B"``, ``"C"`` or a :class:`PayTable`.
+    wager : int or array_like, default 1
+        One whole amount >= 1, or one per row.
+    limit : int, optional
+        The most one hand may win (the facility's payout limit).
+
+    Raises
+    ------
+    CardError
+        A row holds something that is not a card, or a card twice (the message names the row).
+    HandSizeError
+        A row does not have seven cards.
+    BonusError
+        ``table`` is not a pay table, or a ``wager`` or ``limit`` that is not a whole amount
+        >= 1.
+
+    Examples
+    --------
     >>> hands = [[28, 25, 22, 19, 8, 5, 2], [0, 1, 2, 3, 48, 49, 52], [0, 4, 9, 14, 22, 33, 44]]
     >>> bonus_payouts(hands, wager=5).tolist()       # 9-high 10 to 1, four of a kind 30 to 1
     [50, 150, -5]
@@ -237,9 +354,13 @@ class BonusRow:
     """One category's exact count over all seven-card hands, and what it returns."""
 
     category: str | None
+    """The category, or None for the hands that lose."""
     count: int
+    """Hands in it, of all C(53, 7)."""
     pays: int
+    """Its odds to 1 (-1: the wager loses)."""
     total: int
+    """Hands counted over: C(53, 7)."""
 
     @property
     def probability(self) -> float:
@@ -258,8 +379,11 @@ class BonusOdds:
     last), ``ev`` per unit wagered and ``house_edge`` (= -ev)."""
 
     table: str
+    """The pay table's name."""
     rows: tuple[BonusRow, ...]
+    """Every category's count and pay, highest pay first, the losing hands last."""
     total: int
+    """Hands counted over: C(53, 7)."""
 
     @property
     def ev_exact(self) -> Fraction:
@@ -278,7 +402,21 @@ class BonusOdds:
 
 
 def bonus_odds(table: TableLike = "A", method: str = "count") -> BonusOdds:
-    """Exact count and probability of every paid category over all C(53, 7) hands."""
+    """Exact count and probability of every paid category over all C(53, 7) hands.
+
+    Parameters
+    ----------
+    table : TableLike, default "A"
+        The pay table: ``"A"``, ``"B"``, ``"C"`` or a :class:`PayTable`.
+    method : {"count", "enumerate"}, default "count"
+        ``"count"`` works by class with binomial weights, in well under a second;
+        ``"enumerate"`` walks every hand (the reference path, seconds).
+
+    Raises
+    ------
+    BonusError
+        ``table`` is not a pay table, or an unknown ``method``.
+    """
     t = PayTable.named(table)
     paid = t.paid_counts(mask_counts(method))
     rows = [BonusRow(cat, paid[cat], pay, SEVEN_CARD_HANDS)

@@ -68,7 +68,26 @@ def _card_html(text: str) -> str:
 def write_card(card: RackCard, pricing: Pricing, out: str | Path,
                generated: Generated | None = None) -> list[Path]:
     """card.json, card.md, card.html (one printable page), cost-per-rule.png/.svg (needs
-    matplotlib) and card.pdf when a headless Chromium is on the PATH; returns the paths."""
+    matplotlib) and card.pdf when a headless Chromium is on the PATH; returns the paths.
+
+    Parameters
+    ----------
+    card : RackCard
+        The card.
+    pricing : Pricing
+        Its price (:func:`asiapoker.pricing.price`).
+    out : path
+        The folder to write to (made if missing).
+    generated : Generated, optional
+        How the card was made, for its page's notes.
+
+    Raises
+    ------
+    MissingExtraError
+        matplotlib (the ``plots`` extra) is not installed.
+    FileWriteError
+        A file could not be written.
+    """
     require_extra("matplotlib", "plots")
     import matplotlib
     matplotlib.use("Agg")

@@ -199,7 +199,39 @@ def search(f: HandFacts, counts: npt.NDArray[np.int64], max_rules: int, *, top: 
     better default) that saves the most, until ``max_rules`` rules or none saves ``min_gain``
     of a wager per hand.  ``log`` gets one line a step; ``cost_out`` (n floats), when given,
     each hand's cost under the returned card as the search counts it (what the card's own
-    rules and fallback give up against the best split, in counts)."""
+    rules and fallback give up against the best split, in counts).
+
+    Parameters
+    ----------
+    f : HandFacts
+        The hands' facts (:func:`asiapoker.rack.hand_facts`).
+    counts : numpy.ndarray
+        n x 105 scores of each hand's splits (wins, say), more is better.
+    max_rules : int
+        The most rules the card holds.
+    top : int, default 10
+        The most common placements of each shape tried as candidates.
+    min_gain : float, default 0.0002
+        The least saving (in wagers per hand) a rule must bring.
+    target : numpy.ndarray, optional
+        n x 3 target strengths: a hand set to them scores ``mix`` x DEALER_HANDS more (to
+        learn a card that imitates a way).
+    mix : float, default 1.0
+        The weight of ``target``.
+    min_default : float, default 0.0
+        The least saving a shape's default must bring to be a rule.
+    fallback : numpy.ndarray, optional
+        n splits the fallback gives each hand (default: the card's own fallback placement).
+    log : list of str, optional
+        Gets one line a step.
+    cost_out : numpy.ndarray, optional
+        n floats: gets each hand's cost under the returned card, in counts.
+
+    Returns
+    -------
+    list of Rule
+        The card's rules, in order.
+    """
     n_all = len(f.shape)
     unit = DEALER_HANDS * n_all / 2     # one wager won instead of lost moves 2 units
     shapes = []
@@ -273,20 +305,57 @@ class Generated:
     random hands, ``seed``) and the search's log (each rule's saving on the sample)."""
 
     card: RackCard
+    """The card."""
     way: str
+    """The house way it was made against."""
     rules: Rules
+    """The rule options."""
     hands: int
     seed: int
     log: tuple[str, ...]
+    """Each rule's saving on the sample, in the order added."""
 
 
 def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rules: int = 20,
              hands: int = 60_000, seed: int = 0, name: str | None = None,
              fallback: str = "house-way", workers: int | None = None) -> Generated:
     """A strategy card of at most ``max_rules`` rules against ``way``, built greedily (see the
-    module text) from ``hands`` random hands (``seed``), each solved exactly (about 0.7 ms a
-    hand on two cores).  Hands no rule fits are set by ``fallback``: as the house way does
-    (the default: the card lists where to leave the house way), or a priority placement."""
+    module text) from random hands, each solved exactly (about 0.7 ms a hand on two cores).
+
+    Parameters
+    ----------
+    way : WayLike, default "standard"
+        The dealer's house way: a :class:`asiapoker.HouseWay` or a built-in way's name.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place, the payout); default ``Rules()``.
+    max_rules : int, default 20
+        The most rules the card holds.
+    hands : int, default 60000
+        Random hands the card is learned from.
+    seed : int, default 0
+        Their seed.
+    name : str, optional
+        The card's name (default: ``card-WAY-MAX_RULES``).
+    fallback : str, default "house-way"
+        How hands no rule fits are set: ``"house-way"`` (the card lists where to leave the
+        house way) or a priority placement (``"best LMH"``, ``"best MLH"``, ...).
+    workers : int, optional
+        Threads (default: all cores).
+
+    Returns
+    -------
+    Generated
+        The card, the way and rules it was made against, and the log of its search.
+
+    Raises
+    ------
+    HouseWayError
+        ``way`` is not a house way, or ``fallback`` is not a fallback.
+    OptionError
+        ``max_rules``, ``hands`` or ``workers`` is not a whole number >= 1.
+    RuleError
+        ``rules`` is not a :class:`asiapoker.Rules`.
+    """
 
     whole_number(max_rules, "max_rules")
     whole_number(hands, "hands")

@@ -51,6 +51,19 @@ _SPLIT = re.compile(r"[\s,]+")
 class Card(int):
     """One card: an int id in 0..52 whose ``str`` is canonical (``As``, ``Td``, ``Jk``).
 
+    Parameters
+    ----------
+    card : CardLike
+        A card id (0-51 by rank then suit, the joker 52), a text (``"As"``, ``"10h"``,
+        ``"joker"``; case ignored) or a :class:`Card`.
+
+    Raises
+    ------
+    CardError
+        Not a card: an id outside 0..52, an unknown rank or suit.
+
+    Examples
+    --------
     >>> Card("Ah"), Card(51), Card("joker")
     (Card('Ah'), Card('As'), Card('Jk'))
     >>> Card(53)
@@ -92,7 +105,9 @@ _CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(53))
 JOKER: Card = _CARDS[52]
 
 CardLike: TypeAlias = Card | int | str
+"""One card: a :class:`Card`, its id (0-52) or its text (``"As"``, ``"Jk"``)."""
 CardsLike: TypeAlias = str | Iterable[CardLike]
+"""Cards: a text such as ``"As Kd Jk"`` or any iterable of :data:`CardLike`."""
 
 
 def _parse_token(token: str) -> int:
@@ -137,9 +152,27 @@ def to_ids(
     """Validate cards given as text, ``Card``s or ints and return their ids.
 
     ``count`` is the number of cards the call needs (or a tuple of allowed numbers).  Raises
-    a :class:`~asiapoker.errors.CardError` naming the bad token, a
-    :class:`~asiapoker.errors.DuplicateCardError` naming the repeated card, or a
-    :class:`~asiapoker.errors.HandSizeError`.
+    a :class:`asiapoker.errors.CardError` naming the bad token, a
+    :class:`asiapoker.errors.DuplicateCardError` naming the repeated card, or a
+    :class:`asiapoker.errors.HandSizeError`.
+
+    Parameters
+    ----------
+    cards : CardsLike
+        The cards.
+    count : int or tuple of int, optional
+        The number of cards needed (or the numbers allowed); any number when None.
+    what : str, default "hand"
+        What the cards are, for messages (``"high hand"``, ``"dead cards"``).
+
+    Raises
+    ------
+    CardError
+        A token that is not a card (the message names it).
+    DuplicateCardError
+        A card twice.
+    HandSizeError
+        Not ``count`` cards.
     """
     if isinstance(cards, str):
         tokens: Iterable[object] = [t for t in _SPLIT.split(cards.strip()) if t]
@@ -165,12 +198,32 @@ def to_ids(
         if len(ids) not in allowed:
             need = " or ".join(str(a) for a in allowed)
             shown = " ".join(str(_CARDS[i]) for i in ids) or "nothing"
-            raise HandSizeError(f"a {what} needs {need} cards, got {len(ids)}: {shown}")
+            noun = "card" if allowed == (1,) else "cards"
+            raise HandSizeError(f"a {what} needs {need} {noun}, got {len(ids)}: {shown}")
     return tuple(ids)
 
 
 def parse_cards(text: CardsLike) -> tuple[Card, ...]:
-    """Parse cards (rule 1.2) into a tuple of :class:`Card`; raises on bad input (rule 1.3)."""
+    """Parse cards (rule 1.2) into a tuple of :class:`Card`; raises on bad input (rule 1.3).
+
+    Parameters
+    ----------
+    text : CardsLike
+        Cards separated by spaces or commas (``"As Kd 10h Jk"``), or an iterable of
+        :data:`CardLike`.
+
+    Returns
+    -------
+    tuple of Card
+        The cards in the order given.
+
+    Raises
+    ------
+    CardError
+        A token that is not a card (the message names it).
+    DuplicateCardError
+        A card, or the joker, twice.
+    """
     return tuple(_CARDS[i] for i in to_ids(text, what="list"))
 
 

@@ -797,7 +797,13 @@ def _card_commands(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (2 on bad input)."""
+    """Run the command line; returns the exit status (2 on bad input).
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments after ``asiapoker`` (default: the process's own).
+    """
     shown = warnings.showwarning
     warnings.showwarning = _one_line_warning
     try:

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -53,10 +53,11 @@ from .rules import Rules, resolve
 from .setting import legal_splits
 from .solver import count_splits
 
-__all__ = ["EquilibriumResult", "Iteration", "best_response", "best_response_splits",
+__all__ = ["EquilibriumResult", "Iteration", "Side", "best_response", "best_response_splits",
            "changed_share", "class_weights", "equilibrium", "way_digest"]
 
-Side = Literal["dealer", "player"]
+Side: TypeAlias = Literal["dealer", "player"]
+"""Whose best response: the dealer's (rule 5.6 c) or the player's (rule 5.6 b)."""
 _CHUNK = 1024
 BEST_RESPONSE_CACHE = "best-response-cache"
 
@@ -91,7 +92,24 @@ def best_response_splits(way: HouseWay, rules: Rules, side: Side, rows: npt.NDAr
                          workers: int = 1,
                          progress: Callable[[int], None] | None = None) -> npt.NDArray[np.uint8]:
     """The best response's split (index in each row's own order) for checked rows of seven
-    ids: the core of :func:`best_response`, usable on any slice of hands."""
+    ids: the core of :func:`best_response`, usable on any slice of hands.
+
+    Parameters
+    ----------
+    way : HouseWay
+        The way responded to.
+    rules : Rules
+        The rule options.
+    side : {"dealer", "player"}
+        Whose best response.
+    rows : numpy.ndarray
+        An n x 7 array of seven-card rows already checked (as the package's own callers
+        pass them: no row is checked again).
+    workers : int, default 1
+        Threads.
+    progress : callable, optional
+        ``progress(rows_done)``, called as chunks finish.
+    """
     _check_side(side)
     n = len(rows)
     out = np.empty(n, dtype=np.uint8)
@@ -129,7 +147,30 @@ def best_response(way: WayLike, rules: Rules | None = None, *, side: Side = "dea
                   cache_dir: str | os.PathLike[str] | None = None) -> HouseWay:
     """The best response to ``way`` (see the module text) as a :class:`HouseWay`, for every
     class of seven cards: about five minutes on two cores, then cached on disk (keyed by the
-    way's digest, the side and the rules; a damaged or stale cache is rebuilt)."""
+    way's digest, the side and the rules; a damaged or stale cache is rebuilt).
+
+    Parameters
+    ----------
+    way : WayLike
+        The way responded to.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place); default ``Rules()``.
+    side : {"dealer", "player"}, default "dealer"
+        Whose best response (see the module text).
+    workers : int, optional
+        Threads (default: all cores).
+    progress : bool, optional
+        A progress bar on stderr (default: when stderr is a terminal).
+    cache : bool, default True
+        Keep and reuse the result on disk.
+    cache_dir : path, optional
+        The cache folder (default: ``$ASIAPOKER_CACHE_DIR`` or ``~/.cache/asiapoker``).
+
+    Raises
+    ------
+    HouseWayError
+        ``way`` is not a house way, or ``side`` is not one of the two.
+    """
     flag = _check_side(side)
     r = resolve(rules)
     w = resolve_way(way)
@@ -164,8 +205,12 @@ class Iteration:
     whose setting changed from the previous way, and its digest."""
 
     way: HouseWay
+    """The way."""
     changed: float
+    """The share of hands (weighted by frequency) whose setting changed from the previous
+    way."""
     digest: str
+    """Its digest (:func:`way_digest`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +219,7 @@ class EquilibriumResult:
     response to itself; ``cycle`` the index of an earlier iterate the last one repeats."""
 
     iterations: list[Iteration] = field(default_factory=list)
+    """The iterates, the start way first."""
     converged: bool = False
     cycle: int | None = None
 
@@ -185,7 +231,15 @@ class EquilibriumResult:
 
 def changed_share(a: HouseWay, b: HouseWay, rules: Rules) -> float:
     """The share of all seven-card hands (weighted by frequency) that ``a`` and ``b`` set to
-    different strengths."""
+    different strengths.
+
+    Parameters
+    ----------
+    a, b : HouseWay
+        The two ways.
+    rules : Rules
+        The rule options both set under.
+    """
     _, reps = class_table()
     ta = a.strengths(reps, rules)
     tb = b.strengths(reps, rules)
@@ -201,7 +255,34 @@ def equilibrium(start: WayLike = "classic", rules: Rules | None = None, *,
                 report: Callable[[int, Iteration], None] | None = None) -> EquilibriumResult:
     """Iterate the dealer's best response from ``start`` until no class changes, an earlier
     iterate comes back (a cycle), or ``max_iterations`` steps; ``report(i, step)`` is called
-    after each step."""
+    after each step.
+
+    Parameters
+    ----------
+    start : WayLike, default "classic"
+        The first way.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place); default ``Rules()``.
+    max_iterations : int, default 8
+        The most best responses computed.
+    workers : int, optional
+        Threads (default: all cores).
+    progress : bool, optional
+        A progress bar on stderr (default: when stderr is a terminal).
+    cache : bool, default True
+        Keep and reuse each best response on disk.
+    cache_dir : path, optional
+        The cache folder.
+    report : callable, optional
+        ``report(i, step)``, called after each step.
+
+    Raises
+    ------
+    HouseWayError
+        ``start`` is not a house way.
+    OptionError
+        ``max_iterations`` is not a whole number >= 1.
+    """
     r = resolve(rules)
     whole_number(max_iterations, "max_iterations", error=HouseWayError)
     way = resolve_way(start)

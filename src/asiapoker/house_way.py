@@ -13,7 +13,7 @@ Built-in ways run in the compiled core:
   ``"low-medium-high"``.
 
 Ties left after the priority (equal strengths in all three hands) go to the first split, in
-:data:`~asiapoker.SPLIT_POSITIONS` order, of the seven cards sorted by id.
+:data:`asiapoker.SPLIT_POSITIONS` order, of the seven cards sorted by id.
 
 >>> str(house_way("Kc Kd Jh Js 7c 7d 2s", "classic"))
 'Js Jh 7d 7c | Kd Kc | 2s'
@@ -58,14 +58,14 @@ from .setting import Setting, setting_of_split, split_in_row_order
 __all__ = ["HouseWay", "WayLike", "dealer_strengths", "house_way", "house_way_splits"]
 
 _HANDS = ("high", "medium", "low")
-#: The kind of a saved way table (see :mod:`asiapoker._files`).
 WAY_TABLE = "house-way-table"
+"""The kind of a saved way table (see :mod:`asiapoker._files`)."""
 _ALIASES = {"medium-first": ("medium", "low", "high"), "high-first": ("high", "medium", "low")}
 
 
 class WayBackEnd(Protocol):
     """What :class:`HouseWay` calls on its back end: :class:`BuiltinWay` (a way defined in the
-    core) or :class:`~asiapoker._compile.CompiledWay` (a way stored as a class table)."""
+    core) or :class:`asiapoker._compile.CompiledWay` (a way stored as a class table)."""
 
     @property
     def key(self) -> tuple[str, Any]:
@@ -147,6 +147,24 @@ class HouseWay:
     (your function), :meth:`from_card` (a rack card), :meth:`from_table` or :meth:`load` (a
     stored table); ``str(way)`` is its name.  What it does lives in its back end: a way
     defined in the core, or one stored as a class table.
+
+    Parameters
+    ----------
+    name : str
+        The way's name.
+    code : tuple of 4 int or None
+        A way defined in the core: its definition in ``_core.BUILTIN_WAYS``; None otherwise.
+    description : str
+        One line saying what the way is.
+    back_end : WayBackEnd, optional
+        What sets the hands (default: the core's way for ``code``).
+    card : RackCard, optional
+        The rack card the way was compiled from, for :meth:`explain`.
+
+    Raises
+    ------
+    HouseWayError
+        Neither ``code`` nor ``back_end``.
     """
 
     __slots__ = ("_way", "card", "description", "name")
@@ -168,32 +186,58 @@ class HouseWay:
                       cache_dir: str | os.PathLike[str] | None = None,
                       progress: bool | ProgressCallback | None = None,
                       check: int = 400) -> HouseWay:
-        """A house way from a Python function of the seven cards (a tuple of
-        :class:`~asiapoker.Card`) that returns a :class:`~asiapoker.Setting` or its three
-        hands.
+        """A house way from a Python function of the seven cards.
 
         The function is asked once for each of the 829,504 classes of seven cards (a rank
         multiset, or a flush suit's ranks and the other ranks) and its answers are compiled to
-        the fast form built-in ways use; every answer is checked (seven cards, each once;
-        legal under the rules in force when used).  The function must treat suits
-        symmetrically, and its strengths may depend on suits only through the flushes they
-        make; both are checked on ``check`` sample hands, and a way that breaks them is
-        rejected with an error that shows the two hands.
-
-        Answers are cached in ``cache_dir`` (default: ``$ASIAPOKER_CACHE_DIR`` or
-        ``~/.cache/asiapoker``) under the way's whole identity: ``name``, ``cache_key``
-        (default ``version``), and the function's module, name, source and what it closes over,
-        so two functions never share an entry; change the version when the function changes
-        in a way its source does not show (a helper it calls).  ``cache=False`` compiles
-        without the cache.  A missing, stale or damaged cache is rebuilt.
-        Progress of a compile (about a minute) goes to stderr: a bar on a terminal, else a
-        plain line every few seconds; ``progress=False`` turns it off, and a function
-        ``progress(done, total)`` is called instead of printing.
+        the fast form built-in ways use; every answer is checked (seven cards, each once; legal
+        under the rules in force when used).  The function must treat suits symmetrically, and
+        its strengths may depend on suits only through the flushes they make; both are checked on
+        ``check`` sample hands.
 
         The compiled way answers with the first split (in the order of the hand's cards) whose
-        three hand strengths equal those of your function's setting, so where two settings
-        tie in strength (two cards of one rank swapped, say) it may give back the other
-        arrangement: the same strengths, hence the same results.
+        three hand strengths equal those of your function's setting, so where two settings tie in
+        strength (two cards of one rank swapped, say) it may give back the other arrangement: the
+        same strengths, hence the same results.
+
+        Parameters
+        ----------
+        fn : callable
+            ``fn(cards)``: takes the seven cards (a tuple of :class:`asiapoker.Card`) and returns
+            a :class:`asiapoker.Setting` or its three hands (anything
+            :meth:`asiapoker.Setting.coerce` reads).
+        name : str
+            The way's name (not a built-in way's).
+        version : str, default "1"
+            The cache key when ``cache_key`` is not given: change it when the function changes in
+            a way its source does not show (a helper it calls).
+        cache_key : str, optional
+            The key of the cached answers in place of ``version``.  The cache entry is keyed by
+            the way's whole identity: ``name``, this key, and the function's module, name, source
+            and what it closes over, so two functions never share an entry.
+        cache : bool, default True
+            Keep the compiled answers in the cache; ``False`` compiles without it.  A missing,
+            stale or damaged cache is rebuilt.
+        cache_dir : path, optional
+            The cache folder (default: ``$ASIAPOKER_CACHE_DIR`` or ``~/.cache/asiapoker``).
+        progress : bool or callable, optional
+            Progress of a compile (about a minute) goes to stderr: a bar on a terminal, else a
+            plain line every few seconds; ``False`` turns it off, and a function
+            ``progress(done, total)`` is called instead of printing.
+        check : int, default 400
+            Sample hands the suit symmetry and the flush-only use of suits are checked on.
+
+        Returns
+        -------
+        HouseWay
+            The compiled way.
+
+        Raises
+        ------
+        HouseWayError
+            ``fn`` is not callable, ``name`` is a built-in way's, or the function raised,
+            returned a bad or illegal setting, or broke suit symmetry (the message shows the
+            hand or the two hands).
         """
         if not isinstance(name, str) or not name.strip():
             raise HouseWayError(f"a user-written house way needs a name, got {name!r}")
@@ -210,10 +254,30 @@ class HouseWay:
 
     @classmethod
     def from_table(cls, splits: npt.ArrayLike, name: str, description: str = "") -> HouseWay:
-        """A way stored as a class table: one split index (in the order of the class
-        representative's sorted ids) for each of the 829,504 classes, in class-key order, as
-        :func:`~asiapoker.equilibrium.best_response` makes them.  Every answer is checked
-        legal under the default rules."""
+        """A way stored as a class table, as :func:`asiapoker.equilibrium.best_response` makes
+        them.
+
+        Parameters
+        ----------
+        splits : array_like
+            One split index (in the order of the class representative's sorted ids) for each of
+            the 829,504 classes, in class-key order.
+        name : str
+            The way's name.
+        description : str, default ""
+            One line saying what the way is.
+
+        Returns
+        -------
+        HouseWay
+            The way; every answer is checked legal under the default rules.
+
+        Raises
+        ------
+        HouseWayError
+            ``name`` is empty, ``splits`` does not have 829,504 indices in 0..104, or a split is
+            illegal.
+        """
         if not isinstance(name, str) or not name.strip():
             raise HouseWayError(f"a stored house way needs a name, got {name!r}")
         keys, reps = class_table()
@@ -228,8 +292,28 @@ class HouseWay:
     @classmethod
     def from_card(cls, card: RackCard, name: str | None = None, description: str = "") -> HouseWay:
         """A way that sets hands by a rack card (:mod:`asiapoker.rack`), compiled to a class
-        table (about half a minute) so it runs in the core; :meth:`explain` names the rule
-        that decided."""
+        table (about half a minute) so it runs in the core; :meth:`explain` names the rule that
+        decided.
+
+        Parameters
+        ----------
+        card : RackCard
+            The card; it must set every hand itself (no ``"house-way"`` fallback).
+        name : str, optional
+            The way's name (default: the card's).
+        description : str, default ""
+            One line saying what the way is (default: the card's name).
+
+        Returns
+        -------
+        HouseWay
+            The compiled way, keeping ``card``.
+
+        Raises
+        ------
+        HouseWayError
+            ``card`` is not a :class:`asiapoker.rack.RackCard`, or it falls back on the house way.
+        """
         if not isinstance(card, RackCard):
             raise HouseWayError(f"from_card needs an asiapoker.rack.RackCard, got {card!r}")
         if card.fallback == "house-way":
@@ -242,7 +326,20 @@ class HouseWay:
 
     def save(self, path: str | os.PathLike[str]) -> str:
         """Write a stored way (a class table) to an ``.npz`` file with its sha256 digest and
-        description; returns the digest.  Built-in ways are names, not tables."""
+        description; returns the digest.  Built-in ways are names, not tables.
+
+        Parameters
+        ----------
+        path : path
+            The file to write (replaced atomically).
+
+        Raises
+        ------
+        HouseWayError
+            A built-in way: nothing to save.
+        FileWriteError
+            The file could not be written.
+        """
         table = self._way.table
         if table is None:
             raise HouseWayError(f"{self.name!r} is a built-in way: nothing to save")
@@ -254,8 +351,27 @@ class HouseWay:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], name: str | None = None) -> HouseWay:
-        """A way saved by :meth:`save`: used only when the file's description, its checksum
-        and the table's digest all check."""
+        """A way saved by :meth:`save`, used only when the file's description, its checksum and
+        the table's digest all check.
+
+        Parameters
+        ----------
+        path : path
+            The file :meth:`save` wrote.
+        name : str, optional
+            A name for the loaded way (default: the name it was saved under).
+
+        Returns
+        -------
+        HouseWay
+            The stored way.
+
+        Raises
+        ------
+        HouseWayError
+            The file is missing, not a house-way table, damaged (its checksum or digest fails),
+            or over another list of classes; the message names the file.
+        """
         where = str(path)
         try:
             meta, arrays = _files.read(path, WAY_TABLE, max_bytes=1 << 24)
@@ -277,9 +393,34 @@ class HouseWay:
 
     @classmethod
     def named(cls, name: str | HouseWay) -> HouseWay:
-        """A built-in way by name: ``standard`` (the default, a rack card), ``equilibrium``,
-        ``classic``, ``medium-first``, ``high-first`` or an order such as
-        ``low-medium-high``."""
+        """A built-in way by name.
+
+        Parameters
+        ----------
+        name : str or HouseWay
+            ``"standard"`` (the default, a rack card), ``"equilibrium"``, ``"classic"``,
+            ``"medium-first"``, ``"high-first"``, or an order such as ``"low-medium-high"``
+            (case and spaces ignored).  A :class:`HouseWay` is returned as it is.
+
+        Returns
+        -------
+        HouseWay
+            The way.
+
+        Raises
+        ------
+        HouseWayError
+            No built-in way has that name (the message lists them).
+
+        Examples
+        --------
+        >>> HouseWay.named("classic").name
+        'classic'
+        >>> HouseWay.named("house")
+        Traceback (most recent call last):
+        ...
+        asiapoker.errors.HouseWayError: unknown house way 'house' (built in: standard, ...
+        """
         if isinstance(name, HouseWay):
             return name
         if not isinstance(name, str):
@@ -299,8 +440,25 @@ class HouseWay:
 
     @classmethod
     def priority(cls, *order: str) -> HouseWay:
-        """The priority way (rule 5.3) that maximises the hands in this order, e.g.
-        ``priority("medium", "low", "high")``."""
+        """The priority way (rule 5.3) that maximises the hands in this order.
+
+        Parameters
+        ----------
+        *order : str
+            ``"high"``, ``"medium"`` and ``"low"``, each once, the first maximised first: e.g.
+            ``priority("medium", "low", "high")``.
+
+        Returns
+        -------
+        HouseWay
+            The way, named by its order (``"low-medium-high"``), or ``"medium-first"`` and
+            ``"high-first"`` for the two the regulations name.
+
+        Raises
+        ------
+        HouseWayError
+            ``order`` is not the three hands, each once.
+        """
         if len(order) != 3 or sorted(order) != sorted(_HANDS):
             raise HouseWayError(f"a priority is an order of high, medium, low; got {order!r}")
         o0, o1, o2 = (_HANDS.index(h) for h in order)
@@ -309,7 +467,22 @@ class HouseWay:
         return cls(name, (0, o0, o1, o2), text)
 
     def set(self, seven: CardsLike, rules: Rules | None = None) -> Setting:
-        """The setting this way gives seven cards."""
+        """The setting this way gives seven cards.
+
+        Parameters
+        ----------
+        seven : CardsLike
+            Seven cards.
+        rules : Rules, optional
+            The rule options (A-2-3-4's place); default ``Rules()``.
+
+        Raises
+        ------
+        HandSizeError
+            Not seven cards.
+        CardError
+            Not cards, or a card twice.
+        """
         return self._set(to_ids(seven, 7, what="seven-card hand"), resolve(rules))[0]
 
     def _set(self, ids: tuple[int, ...], rules: Rules) -> tuple[Setting, tuple[int, int, int]]:
@@ -322,7 +495,22 @@ class HouseWay:
 
     def explain(self, seven: CardsLike, rules: Rules | None = None) -> tuple[Setting, str]:
         """The setting and a short reason a dealer could read: for a rack-card way, the rule
-        that decided."""
+        that decided.
+
+        Parameters
+        ----------
+        seven : CardsLike
+            Seven cards.
+        rules : Rules, optional
+            The rule options (A-2-3-4's place); default ``Rules()``.
+
+        Raises
+        ------
+        HandSizeError
+            Not seven cards.
+        CardError
+            Not cards, or a card twice.
+        """
         ids = to_ids(seven, 7, what="seven-card hand")
         setting, hml = self._set(ids, resolve(rules))
         if self.card is not None:
@@ -360,16 +548,46 @@ class HouseWay:
 
     def strengths(self, hands: Any, rules: Rules | None = None) -> npt.NDArray[np.int32]:
         """The way's (high, medium, low) strengths for an n x 7 array of card ids: an n x 3
-        int32 array, computed in the core with the GIL released (every row checked)."""
+        int32 array, computed in the core with the GIL released (every row checked).
+
+        Parameters
+        ----------
+        hands : array_like
+            An n x 7 array of card ids, or rows of card ids or text.
+        rules : Rules, optional
+            The rule options (A-2-3-4's place); default ``Rules()``.
+
+        Raises
+        ------
+        CardError
+            A row holds something that is not a card, or a card twice (the message names the row).
+        HandSizeError
+            A row does not have seven cards.
+        """
         r = resolve(rules)
         arr = as_card_array(hands, 7, "hands")
         return self._way.strengths(arr, r)
 
     def splits(self, hands: Any, rules: Rules | None = None) -> npt.NDArray[np.int16]:
         """The way's split of each row of an n x 7 array of card ids, as an index into
-        :data:`~asiapoker.SPLIT_POSITIONS` of the row as given: the setting :meth:`set` gives
+        :data:`asiapoker.SPLIT_POSITIONS` of the row as given: the setting :meth:`set` gives
         the same cards (the first split of the sorted cards with the way's strengths, so the
-        row's order never changes the setting, rule 5.5); an n int16 array."""
+        row's order never changes the setting, rule 5.5); an n int16 array.
+
+        Parameters
+        ----------
+        hands : array_like
+            An n x 7 array of card ids, or rows of card ids or text.
+        rules : Rules, optional
+            The rule options (A-2-3-4's place); default ``Rules()``.
+
+        Raises
+        ------
+        CardError
+            A row holds something that is not a card, or a card twice (the message names the row).
+        HandSizeError
+            A row does not have seven cards.
+        """
         r = resolve(rules)
         arr = as_card_array(hands, 7, "hands")
         tri = self.strengths(arr, r)
@@ -384,7 +602,13 @@ class HouseWay:
         """``(keys, strengths)``: the way as a table over the 829,504 classes of seven cards
         (sorted class keys, and the (high, medium, low) strengths the way gives each class),
         read-only.  Cython code passes both to ``table_way7`` (``asiapoker/capi.pxd``) to
-        set hands by any way, compiled ways included, without the GIL."""
+        set hands by any way, compiled ways included, without the GIL.
+
+        Parameters
+        ----------
+        rules : Rules, optional
+            The rule options (A-2-3-4's place); default ``Rules()``.
+        """
         r = resolve(rules)
         keys, tri = self._way.class_table(r)
         tri.setflags(write=False)
@@ -416,11 +640,12 @@ CLASSIC = HouseWay(
 )
 
 WayLike: TypeAlias = HouseWay | str
+"""A house way: a :class:`HouseWay` or the name of a built-in one (``"standard"``, ``"classic"``,
+``"equilibrium"``, ...)."""
 
-#: The default house way: the written rack card "standard" (see docs/house-ways.md).
 DEFAULT_WAY = "standard"
+"""The default house way: the written rack card "standard" (see docs/house-ways.md)."""
 
-#: Ways shipped as class tables in the package: name -> what it is.
 STORED_WAYS = {
     "standard": "the default: a rack card of 40 plain rules a dealer can follow (below), "
                 "derived from the equilibrium way: close to it and hard to exploit",
@@ -428,6 +653,7 @@ STORED_WAYS = {
                    "seven cards takes the setting that loses to the fewest player hands when "
                    "the players copy the previous iterate",
 }
+"""Ways shipped as class tables in the package: name -> what it is."""
 _DATA = Path(__file__).with_name("data")
 _STORED: dict[str, HouseWay] = {}
 
@@ -466,22 +692,80 @@ def resolve_way(way: WayLike | None) -> HouseWay:
 
 def house_way(seven: CardsLike, way: WayLike = DEFAULT_WAY,
               rules: Rules | None = None) -> Setting:
-    """The dealer's setting of seven cards under ``way`` (a name or a :class:`HouseWay`)."""
+    """The dealer's setting of seven cards under ``way`` (a name or a :class:`HouseWay`).
+
+    Parameters
+    ----------
+    seven : CardsLike
+        Seven cards.
+    way : WayLike, default "standard"
+        The house way: a :class:`HouseWay` or a built-in way's name.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place); default ``Rules()``.
+
+    Raises
+    ------
+    HandSizeError
+        Not seven cards.
+    CardError
+        Not cards, or a card twice.
+    HouseWayError
+        ``way`` is not a house way.
+    """
     return resolve_way(way).set(seven, rules)
 
 
 def dealer_strengths(hands: Any, way: WayLike = DEFAULT_WAY,
                      rules: Rules | None = None) -> npt.NDArray[np.int32]:
     """The house way's (high, medium, low) strengths for an n x 7 array of card ids: an
-    n x 3 int32 array (:meth:`HouseWay.strengths`)."""
+    n x 3 int32 array (:meth:`HouseWay.strengths`).
+
+    Parameters
+    ----------
+    hands : array_like
+        An n x 7 array of card ids, or rows of card ids or text.
+    way : WayLike, default "standard"
+        The house way: a :class:`HouseWay` or a built-in way's name.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place); default ``Rules()``.
+
+    Raises
+    ------
+    CardError
+        A row holds something that is not a card, or a card twice (the message names the row).
+    HandSizeError
+        A row does not have seven cards.
+    HouseWayError
+        ``way`` is not a house way.
+    """
     return resolve_way(way).strengths(hands, rules)
 
 
 def house_way_splits(hands: Any, way: WayLike = DEFAULT_WAY,
                      rules: Rules | None = None) -> npt.NDArray[np.int16]:
     """The house way's split of each row of an n x 7 array of card ids, as an index into
-    :data:`~asiapoker.SPLIT_POSITIONS` of the row as given (:meth:`HouseWay.splits`).
+    :data:`asiapoker.SPLIT_POSITIONS` of the row as given (:meth:`HouseWay.splits`).
 
+    Parameters
+    ----------
+    hands : array_like
+        An n x 7 array of card ids, or rows of card ids or text.
+    way : WayLike, default "standard"
+        The house way: a :class:`HouseWay` or a built-in way's name.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place); default ``Rules()``.
+
+    Raises
+    ------
+    CardError
+        A row holds something that is not a card, or a card twice (the message names the row).
+    HandSizeError
+        A row does not have seven cards.
+    HouseWayError
+        ``way`` is not a house way.
+
+    Examples
+    --------
     >>> house_way_splits([[51, 50, 47, 46, 43, 42, 0]], "classic").tolist()
     [92]
     """

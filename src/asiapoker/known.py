@@ -22,7 +22,7 @@ asiapoker.errors.KnownCardError: card Kd is both dead and the dealer's
 from __future__ import annotations
 
 from math import comb
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -33,8 +33,8 @@ from .errors import CardError, KnownCardError
 __all__ = ["MAX_DEAD", "KnownSpec", "check_count", "dealer_hands", "known_cards", "known_rows",
            "read_known"]
 
-#: The most dead cards a solve takes: 53 - 7 (the hand) - 7 (the dealer's).
 MAX_DEAD = 39
+"""The most dead cards a solve takes: 53 - 7 (the hand) - 7 (the dealer's)."""
 
 
 def dealer_hands(n_dead: int, n_dealer: int) -> int:
@@ -71,9 +71,9 @@ def known_cards(hand: tuple[int, ...], dead: CardsLike | None,
                 dealer: CardsLike | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The checked ids of ``dead`` and ``dealer`` (cards as text, ``Card``s or ids; ``None``
     for none) for the checked ``hand``, or an error naming the card: a
-    :class:`~asiapoker.errors.KnownCardError` for one in the hand, both dead and the
+    :class:`asiapoker.errors.KnownCardError` for one in the hand, both dead and the
     dealer's, more than 7 dealer cards or too few cards left for the dealer, and a
-    :class:`~asiapoker.errors.DuplicateCardError` for one named twice in a list."""
+    :class:`asiapoker.errors.DuplicateCardError` for one named twice in a list."""
     d = _ids(dead, "dead cards")
     k = _ids(dealer, "dealer cards")
     _check(hand, d, k)
@@ -90,9 +90,9 @@ def _ids(cards: Any, label: str) -> tuple[int, ...]:
         raise type(exc)(f"{label}: {exc}") from None
 
 
-#: Known cards read once (:func:`read_known`): none, one list for every row, or an n x w
-#: int8 array of each row's cards padded with -1.
-KnownSpec = None | tuple[int, ...] | npt.NDArray[np.int8]
+KnownSpec: TypeAlias = tuple[int, ...] | npt.NDArray[np.int8] | None
+"""Known cards read once (:func:`read_known`): none, one list for every row, or an n x w
+int8 array of each row's cards padded with -1."""
 
 
 def _is_card(x: Any) -> bool:
@@ -111,8 +111,24 @@ def read_known(spec: Any, what: str) -> KnownSpec:
 
     Any iterable is read once (an iterator, generator or ``map`` is taken whole), and a
     collection that mixes cards and lists is refused: a
-    :class:`~asiapoker.errors.KnownCardError` naming the item.
+    :class:`asiapoker.errors.KnownCardError` naming the item.
 
+    Parameters
+    ----------
+    spec : CardsLike, array_like or None
+        The known cards.
+    what : str
+        ``"dead"`` or ``"dealer"``, for messages.
+
+    Raises
+    ------
+    KnownCardError
+        A collection that mixes cards and lists (the message names the item).
+    CardError
+        Something that is not a card.
+
+    Examples
+    --------
     >>> read_known(["Qh", "3c"], "dead"), read_known(iter([50, 51]), "dead")
     ((42, 4), (50, 51))
     >>> read_known([["Qh"], ("3c", "Ah")], "dead").tolist()
@@ -196,8 +212,18 @@ def _rows(spec: KnownSpec, n: int, what: str) -> npt.NDArray[np.int8]:
 
 
 def check_count(spec: KnownSpec, n: int, what: str) -> None:
-    """Raise a :class:`~asiapoker.errors.KnownCardError` unless ``spec`` (as
-    :func:`read_known` gives it) fits ``n`` rows: per-row cards need one list a row."""
+    """Raise a :class:`asiapoker.errors.KnownCardError` unless ``spec`` (as
+    :func:`read_known` gives it) fits ``n`` rows: per-row cards need one list a row.
+
+    Parameters
+    ----------
+    spec : KnownSpec
+        Known cards as :func:`read_known` gives them.
+    n : int
+        The number of rows.
+    what : str
+        ``"dead"`` or ``"dealer"``, for the message.
+    """
     if isinstance(spec, np.ndarray) and len(spec) != n:
         raise KnownCardError(f"{what} needs one list of cards per hand ({n} lists: one row per "
                              f"hand), got {len(spec)}")
@@ -209,7 +235,7 @@ def known_rows(hands: npt.NDArray[Any], dead: Any, dealer: Any
     padded with -1 (the form the core takes).  ``dead`` and ``dealer`` are each None, one list
     of cards for every row (text such as ``"Kd 7c"`` or ids), or one list per row (n lists or
     tuples, or an n x w integer array padded with -1).  Raises a
-    :class:`~asiapoker.errors.KnownCardError` naming the row and the card (the rows
+    :class:`asiapoker.errors.KnownCardError` naming the row and the card (the rows
     themselves are checked by the core, which names a bad one)."""
     n = len(hands)
     d = _rows(read_known(dead, "dead"), n, "dead")

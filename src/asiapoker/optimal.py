@@ -1,6 +1,6 @@
 """Optimal play as a lookup table: the exact best split of every one of the 6,972,147 classes
-of player hands (:func:`~asiapoker.suit_classes.player_classes`) against one house way under
-one A-2-3-4 option, made from a finished whole-game run (:func:`~asiapoker.analyze` with
+of player hands (:func:`asiapoker.suit_classes.player_classes`) against one house way under
+one A-2-3-4 option, made from a finished whole-game run (:func:`asiapoker.analyze` with
 ``out=``), and read back for any hand in the row's own card order at millions of hands a
 second.  The package ships tables for ``standard``, ``equilibrium`` and ``classic`` (A-2-3-4
 high) and ``standard`` with A-2-3-4 low; ``docs/optimal-tables.md`` says how they were made.
@@ -28,7 +28,7 @@ import threading
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -44,24 +44,24 @@ from .rules import Rules, resolve
 from .solver import DEALER_HANDS, count_splits, solve_many
 from .suit_classes import PLAYER_CLASSES, class_groups, player_classes
 
-__all__ = ["TABLE_KIND", "OptimalTable", "best_splits", "make_optimal_table",
+__all__ = ["TABLE_KIND", "OptimalTable", "OptimalTableLike", "best_splits", "make_optimal_table",
            "shipped_table"]
 
-#: What a table file records as its kind.
 TABLE_KIND = "optimal-table"
+"""What a table file records as its kind."""
 INDEX_KIND = "class-index-cache"
-#: sha256 of :func:`player_classes`' hands (n x 7 int8, C order): a table names the class list
-#: it indexes by this, and one made for another list is refused.
 CLASS_LIST_SHA256 = "213af37e3f00008c6ccf79e5c5de4f98c3009c5b4b7574ad69ae7cdd666fa901"
-#: ``best`` of a class whose best settings differ in strengths (they are in ``tie_mask``).
+"""sha256 of :func:`player_classes`' hands (n x 7 int8, C order): a table names the class list
+it indexes by this, and one made for another list is refused."""
 TIED = -1
-#: ``best`` of a class the table does not cover (a table made from a shard).
+"""``best`` of a class whose best settings differ in strengths (they are in ``tie_mask``)."""
 MISSING = -2
+"""``best`` of a class the table does not cover (a table made from a shard)."""
 _MASK_BYTES = 14                                 # 105 bits
 _DATA = Path(__file__).parent / "data"
-#: the shipped tables: (way, a234) -> file name in ``asiapoker/data``
 SHIPPED = {(w, a): f"optimal-{w}-{a}.npz" for w, a in (
     ("standard", "high"), ("equilibrium", "high"), ("classic", "high"), ("standard", "low"))}
+"""the shipped tables: (way, a234) -> file name in ``asiapoker/data``"""
 
 
 # --------------------------------------------------------------------------------------------
@@ -165,20 +165,28 @@ def _index() -> Index:
 class OptimalTable:
     """The best split of every class against one house way under one A-2-3-4 option.
 
-    ``best[c]`` is a split (:data:`~asiapoker.SPLIT_POSITIONS`) of class ``c``'s least member,
+    ``best[c]`` is a split (:data:`asiapoker.SPLIT_POSITIONS`) of class ``c``'s least member,
     :data:`TIED` when the class's best settings differ in strengths (then every best split is
     a bit of ``tie_mask[i]`` for ``tie_class[i] == c``), :data:`MISSING` when the table does not
     cover the class; ``wins`` (optional) the best split's exact wins of the C(46, 7) dealer
     hands.  Make one with :func:`make_optimal_table`, read one with :meth:`load`."""
 
     way: str
+    """The house way's name."""
     way_digest: str
+    """The way's digest (:func:`asiapoker.equilibrium.way_digest`)."""
     a234: str
+    """Where A-2-3-4 ranks: ``"high"`` or ``"low"``."""
     best: npt.NDArray[np.int8] = field(repr=False)
+    """Each class's best split, :data:`TIED` or :data:`MISSING`."""
     tie_class: npt.NDArray[np.int32] = field(repr=False)
+    """The classes whose best settings differ in strengths, ascending."""
     tie_mask: npt.NDArray[np.uint8] = field(repr=False)
+    """Their best splits, a 105-bit mask each (14 bytes)."""
     wins: npt.NDArray[np.int32] | None = field(default=None, repr=False)
+    """Each class's best wins, when the table was made with them."""
     source: str = ""
+    """Where the table came from (the run it was made of)."""
 
     def __post_init__(self) -> None:
         b, tc, tm = self.best, self.tie_class, self.tie_mask
@@ -227,7 +235,15 @@ class OptimalTable:
                 f"{cover}" + (", with exact wins" if self.wins is not None else ""))
 
     def matches(self, way: HouseWay, rules: Rules) -> bool:
-        """Whether the table is for ``way`` under ``rules`` (their digest; ``pays`` aside)."""
+        """Whether the table is for ``way`` under ``rules`` (their digest; ``pays`` aside).
+
+        Parameters
+        ----------
+        way : HouseWay
+            The house way.
+        rules : Rules
+            The rule options.
+        """
         return way_digest(way, rules) == self.way_digest and rules.a234 == self.a234
 
     def identity(self) -> dict[str, Any]:
@@ -236,7 +252,18 @@ class OptimalTable:
                 "classes": PLAYER_CLASSES, "class_list_sha256": CLASS_LIST_SHA256}
 
     def save(self, path: str | os.PathLike[str]) -> str:
-        """Write the table (compressed, verified on reading); returns its contents' sha256."""
+        """Write the table (compressed, verified on reading); returns its contents' sha256.
+
+        Parameters
+        ----------
+        path : path
+            The file to write (replaced atomically).
+
+        Raises
+        ------
+        FileWriteError
+            The file could not be written.
+        """
         arrays: dict[str, npt.NDArray[Any]] = {"best": self.best, "tie_class": self.tie_class,
                                                "tie_mask": self.tie_mask}
         if self.wins is not None:
@@ -246,8 +273,20 @@ class OptimalTable:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> OptimalTable:
         """A table file, verified: its kind, its class list, its checksum and its contents
-        (a damaged, truncated or foreign file is a :class:`~asiapoker.errors.FileError`
-        naming it)."""
+        (a damaged, truncated or foreign file is a :class:`asiapoker.errors.FileError`
+        naming it).
+
+        Parameters
+        ----------
+        path : path
+            The file :meth:`save` or :func:`make_optimal_table` wrote.
+
+        Raises
+        ------
+        FileError
+            The file is missing, damaged, truncated, of another kind or over another class list
+            (the message names it).
+        """
         meta, arrays = _files.read(path, TABLE_KIND)
         ident = meta.get("identity")
         where = repr(str(path))
@@ -268,7 +307,20 @@ class OptimalTable:
 
     def lookup(self, hands: Any) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int64]]:
         """(best split in each row's order, or -1 where the table lacks the class; the class)
-        of checked seven-card rows."""
+        of checked seven-card rows.
+
+        Parameters
+        ----------
+        hands : array_like
+            An n x 7 array of card ids, or rows of card ids or text.
+
+        Raises
+        ------
+        CardError
+            A row holds something that is not a card, or a card twice (the message names the row).
+        HandSizeError
+            A row does not have seven cards.
+        """
         arr = as_card_array(hands, 7, "hands")
         start, end, local = _index()
         out = np.empty(len(arr), dtype=np.int16)
@@ -278,9 +330,24 @@ class OptimalTable:
         return out, cls_
 
     def best_splits(self, hands: Any) -> npt.NDArray[np.int16]:
-        """The best split of each row (an index into :data:`~asiapoker.SPLIT_POSITIONS` of the
+        """The best split of each row (an index into :data:`asiapoker.SPLIT_POSITIONS` of the
         row as given): the same as ``solve_many(hands, way, rules).best``, ties included.  A
-        row whose class the table lacks is an :class:`~asiapoker.errors.OptimalTableError`."""
+        row whose class the table lacks is an :class:`asiapoker.errors.OptimalTableError`.
+
+        Parameters
+        ----------
+        hands : array_like
+            An n x 7 array of card ids, or rows of card ids or text.
+
+        Raises
+        ------
+        CardError
+            A row holds something that is not a card, or a card twice (the message names the row).
+        HandSizeError
+            A row does not have seven cards.
+        OptimalTableError
+            A row's class is not in the table (a table made from a shard).
+        """
         out, _ = self.lookup(hands)
         missing = np.flatnonzero(out < 0)
         if len(missing):
@@ -315,7 +382,8 @@ def shipped_table(way: WayLike = DEFAULT_WAY, rules: Rules | None = None) -> Opt
     return table if table.matches(w, r) else None      # a way of that name, but another one
 
 
-OptimalTableLike = OptimalTable | str | os.PathLike[str]
+OptimalTableLike: TypeAlias = OptimalTable | str | os.PathLike[str]
+"""An optimal-play table, or the path of its file."""
 
 
 def resolve_table(table: OptimalTableLike | bool | None, way: HouseWay,
@@ -345,14 +413,44 @@ def best_splits(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = No
                 table: OptimalTableLike | None = None,
                 solve: bool = False) -> npt.NDArray[np.int16]:
     """The best split of each row against ``way`` (an index into
-    :data:`~asiapoker.SPLIT_POSITIONS` of the row as given), read from an optimal-play table:
+    :data:`asiapoker.SPLIT_POSITIONS` of the row as given), read from an optimal-play table:
     ``table`` (a table or its file) or the one shipped for ``way`` and ``rules``.  The same
     as ``solve_many(hands, way, rules).best`` row for row, ties included (the first best
     split in the row's own order), some thousand times faster.
 
     Without a table for ``way`` and ``rules`` (or for a row's class, in a table made from a
-    shard) it is an :class:`~asiapoker.errors.OptimalTableError` saying so, unless ``solve``
-    is true: then those rows are solved."""
+    shard) it is an :class:`asiapoker.errors.OptimalTableError` saying so, unless ``solve``
+    is true: then those rows are solved.
+
+    Parameters
+    ----------
+    hands : array_like
+        An n x 7 array of card ids, or rows of card ids or text.
+    way : WayLike, default "standard"
+        The house way the settings are best against.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place); default ``Rules()``.
+    table : OptimalTable or path, optional
+        The table to read (default: the one shipped for ``way`` and ``rules``); it must be
+        for them.
+    solve : bool, default False
+        Solve the rows the table cannot answer instead of raising.
+
+    Returns
+    -------
+    numpy.ndarray
+        n int16 split indices.
+
+    Raises
+    ------
+    OptimalTableError
+        No table for ``way`` and ``rules``, a ``table`` for others, or a row whose class the
+        table lacks (without ``solve``).
+    CardError
+        A row holds something that is not a card, or a card twice (the message names the row).
+    HandSizeError
+        A row does not have seven cards.
+    """
     w, r = resolve_way(way), resolve(rules)
     arr = as_card_array(hands, 7, "hands")
     t = resolve_table(table, w, r)
@@ -393,7 +491,31 @@ def make_optimal_table(run: str | os.PathLike[str], out: str | os.PathLike[str] 
     Written to ``out`` when given.
 
     Every chunk is verified as it is read; a run of another class list, a way whose digest
-    is not the run's, or a run with no finished chunk is a :class:`~asiapoker.errors.RunError`.
+    is not the run's, or a run with no finished chunk is a :class:`asiapoker.errors.RunError`.
+
+    Parameters
+    ----------
+    run : path
+        The run directory.
+    out : path, optional
+        The file to write the table to.
+    way : WayLike, optional
+        The run's way, when it is not built in.
+    wins : bool, default False
+        Also keep every class's best wins.
+
+    Returns
+    -------
+    OptimalTable
+        The table, for the run's way and rules.
+
+    Raises
+    ------
+    RunError
+        Not a run, a run of another class list, a way whose digest is not the run's, or no
+        finished chunk.
+    FileWriteError
+        ``out`` could not be written.
     """
     path = Path(run)
     params = _run_params(path)

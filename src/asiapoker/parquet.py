@@ -20,9 +20,8 @@ from .setting import SPLIT_POSITIONS
 from .solver import DEALER_HANDS
 from .suit_classes import player_classes
 
-__all__ = ["PARQUET_COLUMNS", "write_parquet"]
+__all__ = ["PARQUET_COLUMNS"]
 
-#: The columns of ``classes.parquet``, in order, with what they hold.
 PARQUET_COLUMNS = {
     "class": "index of the class in player_classes()",
     "hand": "the class's least member, e.g. '2c 3c 4c 5c 6c 7c 8c' (cards ascending)",
@@ -43,6 +42,7 @@ PARQUET_COLUMNS = {
     "player_wins": "(strategy runs) dealer hands the strategy's setting beats",
     "player_ev": "(strategy runs) its expected value",
 }
+"""The columns of ``classes.parquet``, in order, with what they hold."""
 
 
 def _setting_text(pa: Any, pc: Any, text: npt.NDArray[Any], split: npt.NDArray[np.int8]) -> Any:

@@ -19,7 +19,7 @@ from ._files import read_json
 from ._runs import RUN_FILE, RunDir, chunk_bounds
 from ._validate import whole_number
 from .cards import Card
-from .errors import RunError
+from .errors import RunError, StrategyError
 from .house_way import DEFAULT_WAY, WayLike, resolve_way
 from .rack import (
     RackCard,
@@ -40,10 +40,14 @@ class RulePrice:
     it decides.  Rule -1 is the fallback (hands no rule fits)."""
 
     index: int
+    """The rule's place on the card (-1: the fallback)."""
     text: str
+    """The rule as the card prints it."""
     frequency: Fraction
     cost: Fraction
+    """Ev lost against optimal play, per hand of the whole game."""
     cost_per_hand: Fraction
+    """Ev lost per hand the rule decides."""
 
 
 @dataclass(frozen=True)
@@ -55,13 +59,17 @@ class Pricing:
     weighted by frequency."""
 
     card: RackCard
+    """The card priced."""
     way: str
     rules: Rules
+    """The rule options."""
     exact: bool
     hands: int
     ev: dict[str, Fraction]
+    """The ev per hand of the card, house-way and optimal play."""
     se: dict[str, float]
     per_rule: tuple[RulePrice, ...]
+    """Each rule's price, the fallback (rule -1) last."""
     worst: tuple[tuple[str, Fraction, Fraction], ...]
 
     @property
@@ -139,10 +147,53 @@ class _PriceSums:
 def price(card: RackCard, way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
           run: str | Path | None = None, partial: bool = False, hands: int = 20_000,
           seed: int = 1, workers: int | None = None) -> Pricing:
-    """Price ``card`` against ``way``: exactly from ``run`` (the directory of a finished
-    ``analyze(way, rules, player=CardStrategy(card, rules, way), out=run)``; with ``partial``,
-    over the chunks it holds), or from ``hands`` random hands (``seed``) solved exactly, with
-    standard errors."""
+    """Price ``card`` against ``way``: what each of its rules costs a player who follows it.
+
+    Exactly from a finished run, or estimated from random hands solved exactly, with
+    standard errors.
+
+    Parameters
+    ----------
+    card : RackCard
+        The strategy card.
+    way : WayLike, default "standard"
+        The dealer's house way: a :class:`asiapoker.HouseWay` or a built-in way's name.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place, the payout); default ``Rules()``.
+    run : path, optional
+        The directory of a finished ``analyze(way, rules, player=CardStrategy(card, rules,
+        way), out=run)``: the exact price.
+    partial : bool, default False
+        With ``run``: price over the chunks it holds, before it is finished.
+    hands : int, default 20000
+        Without ``run``: random hands the estimate is made from.
+    seed : int, default 1
+        Their seed.
+    workers : int, optional
+        Threads (default: all cores).
+
+    Returns
+    -------
+    Pricing
+        The card's ev and each rule's cost, exact or with standard errors, naming the way
+        and rules.
+
+    Raises
+    ------
+    StrategyError
+        ``card`` is not a :class:`asiapoker.rack.RackCard`.
+    RunError
+        ``run`` is not an analyze run of this card, way and rules, or is unfinished without
+        ``partial``.
+    OptionError
+        ``hands``, ``seed`` or ``workers`` is not one it takes.
+    HouseWayError
+        ``way`` is not a house way.
+    RuleError
+        ``rules`` is not a :class:`asiapoker.Rules`.
+    """
+    if not isinstance(card, RackCard):
+        raise StrategyError(f"price takes an asiapoker.rack.RackCard, got {card!r}"[:200])
     w, r = resolve_way(way), resolve(rules)
     sums = _PriceSums(len(card.rules))
     if run is not None:

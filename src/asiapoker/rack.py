@@ -56,7 +56,6 @@ from .setting import SPLIT_POSITIONS
 
 __all__ = ["FALLBACKS", "SHAPES", "RackCard", "Rule", "apply_card", "hand_facts", "placement_text"]
 
-#: Shapes by their group sizes, largest first.
 SHAPES: dict[tuple[int, ...], str] = {
     (1, 1, 1, 1, 1, 1, 1): "no pair",
     (2, 1, 1, 1, 1, 1): "one pair",
@@ -72,6 +71,7 @@ SHAPES: dict[tuple[int, ...], str] = {
     (5, 1, 1): "five aces",
     (5, 2): "five aces and a pair",
 }
+"""Shapes by their group sizes, largest first."""
 _SHAPE_ID = {name: i for i, name in enumerate(SHAPES.values())}
 SHAPE_SIZES = list(SHAPES)
 _PART = np.array([[0] * 7 for _ in range(105)], dtype=np.int64)
@@ -80,12 +80,12 @@ for _k, (_h, _m, _lo) in enumerate(SPLIT_POSITIONS):
         _PART[_k, _p] = 1
     _PART[_k, _lo] = 2
 _MADE = (4, 5, 7, 8)            # straight, flush, straight flush, royal flush
-#: made-hand placements: the order of (high 0, medium 1, low 2) in which they choose
 MADE_ORDERS = {"made": (1, 2, 0), "made-high": (1, 0, 2), "made-low": (2, 1, 0)}
+"""made-hand placements: the order of (high 0, medium 1, low 2) in which they choose"""
 _HAND_WORDS = {"H": "high hand", "M": "medium hand", "L": "low card"}
-#: priority placements: "best" and an order of H, M, L -> the order of (high, medium, low)
 PRIORITY_PLACEMENTS = {f"best {''.join(o)}": tuple("HML".index(c) for c in o)
              for o in ("LMH", "LHM", "MLH", "MHL", "HML", "HLM")}
+"""priority placements: "best" and an order of H, M, L -> the order of (high, medium, low)"""
 _MADE_WORDS = {"made": "the best medium hand, then the best low card",
                "made-high": "the best medium hand, then the best high hand",
                "made-low": "the best low card, then the best medium hand"}
@@ -107,6 +107,7 @@ class Rule:
     shape: str
     placement: str
     conditions: tuple[tuple[str, str, int], ...] = ()
+    """``(fact, comparison, value)`` conditions the hand must meet, all of them."""
 
     def __post_init__(self) -> None:
         if self.shape not in _SHAPE_ID:
@@ -195,7 +196,21 @@ def _group_names(shape: str) -> list[str]:
 
 
 def placement_text(shape: str, placement: str) -> str:
-    """A placement in words, e.g. ``"the pair medium; single 2 low; the rest high"``."""
+    """A placement in words, e.g. ``"the pair medium; single 2 low; the rest high"``.
+
+    Parameters
+    ----------
+    shape : str
+        A hand shape (:data:`SHAPES`).
+    placement : str
+        A placement of that shape.
+
+    Raises
+    ------
+    HouseWayError
+        An unknown shape or placement.
+    """
+    Rule(shape, placement)               # the shape and placement checked, as on a card
     if placement in MADE_ORDERS:
         return f"play a straight or flush high; then {_MADE_WORDS[placement]}"
     if placement in PRIORITY_PLACEMENTS:
@@ -220,9 +235,9 @@ def placement_text(shape: str, placement: str) -> str:
     return "; ".join(words)
 
 
-#: What a card does with hands no rule fits: a priority placement, or (strategy cards only)
-#: "house-way": set them as the house way does.
 FALLBACKS = (*PRIORITY_PLACEMENTS, "house-way")
+"""What a card does with hands no rule fits: a priority placement, or (strategy cards only)
+"house-way": set them as the house way does."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +247,9 @@ class RackCard:
     hand; any priority placement; or, for a player's strategy card, ``"house-way"``)."""
 
     name: str
+    """The card's name."""
     rules: tuple[Rule, ...]
+    """Its rules, in the order they are tried."""
     fallback: str = "best MLH"
 
     def __post_init__(self) -> None:
@@ -273,7 +290,16 @@ class HandFacts:
 
 
 def hand_facts(rows: npt.NDArray[Any], rules: Rules | None = None) -> HandFacts:
-    """:class:`HandFacts` of n checked rows of seven card ids."""
+    """:class:`HandFacts` of n checked rows of seven card ids.
+
+    Parameters
+    ----------
+    rows : numpy.ndarray
+        An n x 7 array of seven-card rows already checked (as the package's own callers
+        pass them: no row is checked again).
+    rules : Rules, optional
+        The rule options (A-2-3-4's place); default ``Rules()``.
+    """
     r = resolve(rules)
     rows = np.ascontiguousarray(np.sort(np.asarray(rows, dtype=np.int64), axis=1))
     n = len(rows)
@@ -373,7 +399,20 @@ def apply_card(card: RackCard, rows: npt.NDArray[Any], rules: Rules | None = Non
                                                         npt.NDArray[np.int64]]:
     """(split, rule) per row of seven checked ids (split order: the row's ids sorted): the
     first rule that fits decides; rows no rule fits get the card's fallback (split -1 for
-    ``"house-way"``: the caller knows the way) and rule -1."""
+    ``"house-way"``: the caller knows the way) and rule -1.
+
+    Parameters
+    ----------
+    card : RackCard
+        The card.
+    rows : numpy.ndarray
+        An n x 7 array of seven-card rows already checked (as the package's own callers
+        pass them: no row is checked again).
+    rules : Rules, optional
+        The rule options (A-2-3-4's place); default ``Rules()``.
+    facts : HandFacts, optional
+        The rows' facts, when the caller has them (:func:`hand_facts`).
+    """
     f = facts if facts is not None else hand_facts(rows, rules)
     n = len(f.shape)
     split = np.full(n, -1, dtype=np.int64)

@@ -27,9 +27,9 @@ from .rules import Rules, resolve
 
 __all__ = ["CATEGORIES", "HandRank", "rank", "strengths"]
 
-#: Category names, lowest (0) to highest (9); ``strength >> 16`` is the index (defined in the
-#: core, with the numbers its tables use).
 CATEGORIES: tuple[str, ...] = _core.CATEGORIES
+"""Category names, lowest (0) to highest (9); ``strength >> 16`` is the index (defined in the
+core, with the numbers its tables use)."""
 _SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 _PLURAL = (
     "2s",
@@ -95,7 +95,17 @@ def describe(strength: int, cards: tuple[int, ...], low: bool = False) -> str:
 @total_ordering
 class HandRank:
     """The rank of a 1-, 2- or 4-card hand: totally ordered on the shared scale (rule 2.7/2.8),
-    equal for copies; ``int()`` is the strength, ``.category`` its category name."""
+    equal for copies; ``int()`` is the strength, ``.category`` its category name.
+
+    Parameters
+    ----------
+    strength : int
+        The strength on the shared scale (:func:`strengths`).
+    cards : tuple of Card
+        The hand's cards.
+    low : bool, default False
+        Whether A-2-3-4 ranks low (for the category's name).
+    """
 
     __slots__ = ("_low", "cards", "strength")
 
@@ -139,6 +149,25 @@ def rank(cards: CardsLike, rules: Rules | None = None) -> HandRank:
     """The rank of 1, 2 or 4 cards under ``rules`` (rule 2).
 
     The joker is an ace, and in a 4-card hand may complete a straight or flush (rule 2.2).
+
+    Parameters
+    ----------
+    cards : CardsLike
+        One, two or four cards.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place); default ``Rules()``.
+
+    Returns
+    -------
+    HandRank
+        The rank, ordered on the scale every hand size shares.
+
+    Raises
+    ------
+    HandSizeError
+        Not 1, 2 or 4 cards.
+    CardError
+        Not cards, or a card twice.
     """
     low = resolve(rules).a234_low
     ids = to_ids(cards, (1, 2, 4))
@@ -148,6 +177,27 @@ def rank(cards: CardsLike, rules: Rules | None = None) -> HandRank:
 def strengths(hands: Any, rules: Rules | None = None) -> npt.NDArray[np.int32]:
     """Strengths of n hands given as an n x 4, n x 2 or n x 1 array of card ids (GIL released).
 
+    Parameters
+    ----------
+    hands : array_like
+        An n x 4, n x 2 or n x 1 array of card ids.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place); default ``Rules()``.
+
+    Returns
+    -------
+    numpy.ndarray
+        n int32 strengths on the shared scale (higher beats lower; equal is a copy).
+
+    Raises
+    ------
+    CardError
+        A row holds an id outside 0..52 or a card twice (the message names the row).
+    HandSizeError
+        Rows that are not 4, 2 or 1 cards wide.
+
+    Examples
+    --------
     >>> strengths(np.array([[51, 47, 43, 39], [0, 1, 2, 3]])).tolist()  # royal flush, four 2s
     [524288, 397312]
     """

@@ -1,6 +1,6 @@
 """A par-sheet report of a whole-game analysis: one self-contained HTML page and its figures.
 
-:func:`write_report` reads the ``summary.json`` an :func:`~asiapoker.analysis.analyze` run
+:func:`write_report` reads the ``summary.json`` an :func:`asiapoker.analysis.analyze` run
 wrote and makes ``report.html`` (tables and figures, the pictures embedded so the page travels
 alone) and the figures as PNG and SVG files beside it.  Needs matplotlib
 (``pip install 'asiapoker[plots]'``).

@@ -10,9 +10,9 @@ from .errors import RuleError
 
 __all__ = ["MAX_PAYS", "Rules", "pays_text"]
 
-#: The most a winning wager may pay, to 1.  Tables pay 1:1 (rule 3.4); the bound is far above
-#: any real table and keeps every expected value finite as a float and in JSON.
 MAX_PAYS = 1000
+"""The most a winning wager may pay, to 1.  Tables pay 1:1 (rule 3.4); the bound is far above
+any real table and keeps every expected value finite as a float and in JSON."""
 
 
 @dataclass(frozen=True, slots=True)

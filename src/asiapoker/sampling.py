@@ -16,7 +16,7 @@ same hands.
 >>> exploitability("classic", hands=0)
 Traceback (most recent call last):
 ...
-asiapoker.errors.AsiaPokerError: hands must be a whole number >= 2, got 0
+asiapoker.errors.OptionError: hands must be a whole number >= 2, got 0
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ from .solver import DEALER_HANDS, solve_many
 
 __all__ = ["Z95", "Estimate", "Exploitability", "exploitability", "random_hands"]
 
-#: The normal quantile of a two-sided 95 % interval.
 Z95 = 1.959963984540054
+"""The normal quantile of a two-sided 95 % interval."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +46,7 @@ class Estimate:
 
     exact: Fraction
     se: float
+    """Its standard error."""
 
     @property
     def mean(self) -> float:
@@ -76,12 +77,17 @@ class Exploitability:
     """Exploitability and house edges of a way, from ``hands`` random hands (``seed``)."""
 
     way: str
+    """The house way."""
     rules: Rules
+    """The rule options."""
     hands: int
     seed: int
     gain: Estimate
+    """What optimal play gains per hand over copying the way: the way's exploitability."""
     house_edge_house_way: Estimate
+    """The house edge against house-way play."""
     house_edge_optimal: Estimate
+    """The house edge against optimal play."""
 
     def describe(self) -> str:
         """What the figures depend on."""
@@ -96,7 +102,20 @@ class Exploitability:
 
 
 def random_hands(n: int, seed: int) -> npt.NDArray[np.int8]:
-    """``n`` uniformly random seven-card hands from the 53 cards (rows of sorted ids)."""
+    """``n`` uniformly random seven-card hands from the 53 cards (rows of sorted ids).
+
+    Parameters
+    ----------
+    n : int
+        How many hands (at least 2).
+    seed : int
+        The seed of numpy's default generator.
+
+    Raises
+    ------
+    OptionError
+        ``n`` is not a whole number >= 2.
+    """
     rng = np.random.default_rng(seed)
     out = np.empty((n, 7), dtype=np.int8)
     for lo in range(0, n, 1 << 16):
@@ -108,7 +127,34 @@ def random_hands(n: int, seed: int) -> npt.NDArray[np.int8]:
 def exploitability(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, hands: int = 20_000,
                    seed: int = 0, workers: int | None = None) -> Exploitability:
     """Exploitability of ``way`` and both house edges, from ``hands`` random hands solved
-    exactly (about 0.4 ms a hand on two cores)."""
+    exactly (about 0.4 ms a hand on two cores).
+
+    Parameters
+    ----------
+    way : WayLike, default "standard"
+        The house way.
+    rules : Rules, optional
+        The rule options; default ``Rules()``.
+    hands : int, default 20000
+        Random hands to solve.
+    seed : int, default 0
+        Their seed.
+    workers : int, optional
+        Threads (default: all cores).
+
+    Returns
+    -------
+    Exploitability
+        What a best response gains over the house way, and both house edges, with standard
+        errors.
+
+    Raises
+    ------
+    OptionError
+        ``hands`` is not a whole number >= 2, or a bad ``workers``.
+    HouseWayError
+        ``way`` is not a house way.
+    """
     whole_number(hands, "hands", 2)
     whole_number(seed, "seed", 0)
     r = resolve(rules)

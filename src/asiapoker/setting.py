@@ -46,13 +46,13 @@ __all__ = [
     "splits",
 ]
 
-#: The 105 splits of seven cards, as positions in the seven given:
-#: ``(high positions, medium positions, low position)``.  Split ``k = 3 * q + j``: ``q`` walks
-#: the 35 four-card high hands in lexicographic order of positions, ``j`` picks which of the
-#: three remaining positions (ascending) is the low hand; the other two are the medium hand.
 SPLIT_POSITIONS: tuple[tuple[tuple[int, int, int, int], tuple[int, int], int], ...] = (
     _core.split_positions()
 )
+"""The 105 splits of seven cards, as positions in the seven given:
+``(high positions, medium positions, low position)``.  Split ``k = 3 * q + j``: ``q`` walks
+the 35 four-card high hands in lexicographic order of positions, ``j`` picks which of the
+three remaining positions (ascending) is the low hand; the other two are the medium hand."""
 
 HandResult = Literal["win", "lose", "copy"]
 
@@ -86,6 +86,22 @@ class Setting:
 
     Parts are given as text, ``Card``s or ints; ``.high``, ``.medium``, ``.low`` are tuples of
     :class:`Card`.  Two settings are equal when each part holds the same cards.
+
+    Parameters
+    ----------
+    high : CardsLike
+        The four cards of the high hand.
+    medium : CardsLike
+        The two cards of the medium hand.
+    low : CardsLike or CardLike
+        The low hand's card.
+
+    Raises
+    ------
+    HandSizeError
+        A hand with the wrong number of cards.
+    CardError
+        Not cards, or a card in two hands.
     """
 
     __slots__ = ("_cache", "_ids", "_mask", "high", "low", "medium")
@@ -122,7 +138,20 @@ class Setting:
 
     @classmethod
     def parse(cls, text: str) -> Setting:
-        """A setting from text ``"H H H H | M M | L"`` (``|`` or ``/`` between the hands)."""
+        """A setting from text ``"H H H H | M M | L"`` (``|`` or ``/`` between the hands).
+
+        Parameters
+        ----------
+        text : str
+            The three hands, high first, separated by ``|`` or ``/``.
+
+        Raises
+        ------
+        HandSizeError
+            Not three hands of 4, 2 and 1 cards.
+        CardError
+            A token that is not a card, or a card twice.
+        """
         parts = text.replace("/", "|").split("|")
         if len(parts) != 3:
             raise HandSizeError(f"a setting needs three hands separated by '|', got {text!r}")
@@ -130,7 +159,20 @@ class Setting:
 
     @classmethod
     def coerce(cls, value: SettingLike) -> Setting:
-        """A :class:`Setting` from a Setting, its text, or a (high, medium, low) triple."""
+        """A :class:`Setting` from a Setting, its text, or a (high, medium, low) triple.
+
+        Parameters
+        ----------
+        value : SettingLike
+            What to read.
+
+        Raises
+        ------
+        HandSizeError
+            Not three hands of 4, 2 and 1 cards.
+        CardError
+            Not cards, or a card twice.
+        """
         if isinstance(value, Setting):
             return value
         if isinstance(value, str):
@@ -149,7 +191,13 @@ class Setting:
         return self.high + self.medium + self.low
 
     def strengths(self, rules: Rules | None = None) -> tuple[int, int, int]:
-        """The (high, medium, low) strengths on the shared scale."""
+        """The (high, medium, low) strengths on the shared scale.
+
+        Parameters
+        ----------
+        rules : Rules, optional
+            The rule options (A-2-3-4's place); default ``Rules()``.
+        """
         low = resolve(rules).a234_low
         s = self._cache[low]
         if s is None:
@@ -163,7 +211,13 @@ class Setting:
         return s
 
     def ranks(self, rules: Rules | None = None) -> tuple[HandRank, HandRank, HandRank]:
-        """The three hands' :class:`HandRank` (high, medium, low)."""
+        """The three hands' :class:`HandRank` (high, medium, low).
+
+        Parameters
+        ----------
+        rules : Rules, optional
+            The rule options (A-2-3-4's place); default ``Rules()``.
+        """
         h, m, lo = self.strengths(rules)
         low = resolve(rules).a234_low == 1
         return (
@@ -195,11 +249,13 @@ class Setting:
 
 
 SettingLike: TypeAlias = Setting | str | tuple[Any, Any, Any]
+"""A setting: a :class:`Setting`, its text (``"As Ks Qs Js | Td 9d | 2c"``) or a (high, medium,
+low) tuple of cards."""
 
 
 def setting_of(answer: Any, ids: Sequence[int], who: str) -> Setting:
     """``answer`` (from user code) as a Setting of exactly the seven cards ``ids``, or a
-    :class:`~asiapoker.errors.HouseWayError` that names ``who`` and the hand."""
+    :class:`asiapoker.errors.HouseWayError` that names ``who`` and the hand."""
     try:
         setting = Setting.coerce(answer)
     except AsiaPokerError as exc:
@@ -216,7 +272,20 @@ def _text(ids: Sequence[int]) -> str:
 
 
 def splits(seven: CardsLike) -> list[Setting]:
-    """All 105 splits of seven cards, in the order of :data:`SPLIT_POSITIONS` (legal or not)."""
+    """All 105 splits of seven cards, in the order of :data:`SPLIT_POSITIONS` (legal or not).
+
+    Parameters
+    ----------
+    seven : CardsLike
+        Seven cards.
+
+    Raises
+    ------
+    HandSizeError
+        Not seven cards.
+    CardError
+        Not cards, or a card twice.
+    """
     ids = to_ids(seven, 7, what="seven-card hand")
     return [Setting._checked(tuple(ids[i] for i in h), tuple(ids[i] for i in m), ids[lo])
             for h, m, lo in SPLIT_POSITIONS]
@@ -233,13 +302,48 @@ def setting_of_split(ids: Sequence[int], k: int) -> Setting:
 def split_strengths(seven: CardsLike, rules: Rules | None = None) -> list[tuple[int, int, int]]:
     """The (high, medium, low) strengths of all 105 splits of seven cards, in
     :data:`SPLIT_POSITIONS` order (computed in the core: cheap enough for a user-written house
-    way to call on every hand)."""
+    way to call on every hand).
+
+    Parameters
+    ----------
+    seven : CardsLike
+        Seven cards.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place); default ``Rules()``.
+
+    Returns
+    -------
+    list of tuple of int
+        105 (high, medium, low) strengths.
+
+    Raises
+    ------
+    HandSizeError
+        Not seven cards.
+    CardError
+        Not cards, or a card twice.
+    """
     ids = to_ids(seven, 7, what="seven-card hand")
     return list(zip(*_core.split_strengths(ids, resolve(rules).a234_low), strict=True))
 
 
 def is_legal(setting: SettingLike, rules: Rules | None = None) -> bool:
-    """True when high > medium > low (rule 3.2); an illegal setting fouls."""
+    """True when high > medium > low (rule 3.2); an illegal setting fouls.
+
+    Parameters
+    ----------
+    setting : SettingLike
+        The setting.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place); default ``Rules()``.
+
+    Raises
+    ------
+    HandSizeError
+        Not three hands of 4, 2 and 1 cards.
+    CardError
+        Not cards, or a card twice.
+    """
     h, m, lo = Setting.coerce(setting).strengths(rules)
     return h > m > lo
 
@@ -282,6 +386,30 @@ def settle(player: SettingLike, dealer: SettingLike, rules: Rules | None = None)
     A foul loses; each hand wins only when strictly higher (a copy goes to the dealer); the
     wager wins on two hands of three.  The dealer's setting must be legal and the two settings
     must share no card.
+
+    Parameters
+    ----------
+    player : SettingLike
+        The player's setting (a foul when illegal).
+    dealer : SettingLike
+        The dealer's setting.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place; ``pays``, the payout of a win); default
+        ``Rules()``.
+
+    Returns
+    -------
+    Outcome
+        The result, the three hands' comparisons and the payout.
+
+    Raises
+    ------
+    IllegalSettingError
+        The dealer's setting is not legal.
+    DuplicateCardError
+        A card in both settings.
+    HandSizeError
+        A setting without hands of 4, 2 and 1 cards.
     """
     r = DEFAULT_RULES if rules is None else resolve(rules)
     p = player if type(player) is Setting else Setting.coerce(player)
@@ -305,7 +433,26 @@ def split_strengths_of(hands: Any, splits: Any,
                        rules: Rules | None = None) -> npt.NDArray[np.int32]:
     """(high, medium, low) strengths of split ``splits[i]`` (an index into
     :data:`SPLIT_POSITIONS`) of row ``hands[i]`` of an n x 7 array of card ids: an n x 3 int32
-    array, every row and index checked first."""
+    array, every row and index checked first.
+
+    Parameters
+    ----------
+    hands : array_like
+        An n x 7 array of card ids.
+    splits : array_like
+        n split indices, 0..104.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place); default ``Rules()``.
+
+    Raises
+    ------
+    CardError
+        A row holds something that is not a card, or a card twice (the message names it).
+    HandSizeError
+        A row does not have seven cards.
+    IllegalSettingError
+        ``splits`` is not one index in 0..104 a row (the message names the row).
+    """
     arr = as_card_array(hands, 7, "hands")
     run_kernel(_core.class_keys_kernel, arr, "hands", np.empty(len(arr), dtype=np.int64))
     k = index_array(splits, len(arr), "splits", 105, IllegalSettingError)
@@ -314,10 +461,31 @@ def split_strengths_of(hands: Any, splits: Any,
 
 def settle_many(player: Any, dealer: Any, rules: Rules | None = None) -> npt.NDArray[np.int8]:
     """Settle n wagers at once from (high, medium, low) strengths (n x 3 arrays, as
-    :func:`split_strengths_of` and :func:`~asiapoker.dealer_strengths` give them): 1 the
+    :func:`split_strengths_of` and :func:`asiapoker.dealer_strengths` give them): 1 the
     wager wins, 0 it loses, -1 the player's setting is a foul.  Multiply by the stake and
     ``rules.pays`` for money.
 
+    Parameters
+    ----------
+    player : array_like
+        n x 3 strengths of the players' settings.
+    dealer : array_like
+        n x 3 strengths of the dealer's settings.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place); default ``Rules()``.
+
+    Returns
+    -------
+    numpy.ndarray
+        n int8 results: 1, 0 or -1.
+
+    Raises
+    ------
+    IllegalSettingError
+        The two are not integer n x 3 arrays of one shape.
+
+    Examples
+    --------
     >>> settle_many([[5 << 16, 1 << 16, 3], [1, 2, 3]], [[4 << 16, 2 << 16, 9], [9, 2, 1]]).tolist()
     [0, -1]
     """
@@ -336,7 +504,22 @@ def settle_many(player: Any, dealer: Any, rules: Rules | None = None) -> npt.NDA
 
 def legal_splits(hands: Any, rules: Rules | None = None) -> npt.NDArray[np.bool_]:
     """Legality of all 105 splits (in :data:`SPLIT_POSITIONS` order) of n seven-card rows given
-    as an n x 7 array of card ids; an n x 105 bool array (computed in the core, GIL released)."""
+    as an n x 7 array of card ids; an n x 105 bool array (computed in the core, GIL released).
+
+    Parameters
+    ----------
+    hands : array_like
+        An n x 7 array of card ids, or rows of card ids or text.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place); default ``Rules()``.
+
+    Raises
+    ------
+    CardError
+        A row holds something that is not a card, or a card twice (the message names it).
+    HandSizeError
+        A row does not have seven cards.
+    """
     low = resolve(rules).a234_low
     arr = as_card_array(hands, 7, "hands")
     out = np.empty((arr.shape[0], 105), dtype=np.uint8)

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -36,7 +36,7 @@ from .rules import Rules, resolve
 from .setting import chosen_strengths
 from .solver import DEALER_HANDS, dealer_model, solve_many
 
-__all__ = ["BLOCK", "SimResult", "simulate"]
+__all__ = ["BLOCK", "BatchStrategy", "SimResult", "simulate"]
 
 BLOCK = 8192          # rounds per independently seeded block
 
@@ -46,22 +46,39 @@ class SimResult:
     """Counts from :func:`simulate`; every rate is per player hand (one unit wagered)."""
 
     rounds: int
+    """Rounds played."""
     seats: int
+    """Players a round."""
     way: str
+    """The dealer's house way."""
     player: str
+    """How the players set (``"house-way"``, ``"optimal"`` or the strategy's name)."""
     rules: Rules
+    """The rule options played under."""
     seed: int
-    wins: tuple[int, ...]                 # per seat
+    """The shuffle's seed."""
+    wins: tuple[int, ...]
+    """Wagers won, per seat."""
     losses: tuple[int, ...]
+    """Wagers lost (fouls included), per seat."""
     fouls: tuple[int, ...]
-    round_wins: tuple[int, ...]           # rounds in which k seats won, k = 0..seats
+    """Fouled settings, per seat."""
+    round_wins: tuple[int, ...]
+    """Rounds in which k seats won, k = 0..seats."""
     bonus_table: str | None
-    bonus_counts: dict[str, int]          # paid bonus category (or "loses") over all hands
+    """The bonus pay table played, if any."""
+    bonus_counts: dict[str, int]
+    """Bonus hands per paid category (or ``"loses"``), over all seats."""
     bonus_ev: float | None
+    """The bonus bet's mean result per hand, if played."""
     elapsed: float
-    two_spots: bool = False               # seats 1-2, 3-4, 5-6: one player seeing both hands
-    table: str | None = None              # the optimal-play table the players read, if any
-    dealt_best_wins: int | None = None    # the best splits' exact wins summed over the hands
+    """Seconds the simulation took."""
+    two_spots: bool = False
+    """Whether seats 1-2, 3-4 and 5-6 were each one player seeing both hands."""
+    table: str | None = None
+    """The optimal-play table the players read, if any."""
+    dealt_best_wins: int | None = None
+    """The best splits' exact wins summed over the hands dealt, when the table holds wins."""
                                           # dealt (from a table that holds wins)
 
     @property
@@ -130,7 +147,9 @@ class SimResult:
                 "dealt_ev": self.dealt_ev}
 
 
-BatchStrategy = Callable[[npt.NDArray[np.int8]], Any]
+BatchStrategy: TypeAlias = Callable[[npt.NDArray[np.int8]], Any]
+"""A player that sets many hands at once: a function of an n x 7 int8 array of hands that
+returns n split indices (positions in :data:`asiapoker.SPLIT_POSITIONS` of each row)."""
 
 
 def strategy_splits(strategy: BatchStrategy, rows: npt.NDArray[np.int8]) -> npt.NDArray[np.intp]:
@@ -195,21 +214,74 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
              workers: int | None = None, rules: Rules | None = None,
              progress: bool | None = None, two_spots: bool = False,
              optimal_table: OptimalTableLike | bool | None = None) -> SimResult:
-    """Simulate ``rounds`` rounds: ``seats`` players, each one unit on the Asia poker wager,
-    against a dealer who sets by ``way``; the players set by the house way or the solver's best
-    setting (``"optimal"``), or by a batch strategy: a function of an n x 7
-    int8 array of hands that returns n split indices (:data:`~asiapoker.SPLIT_POSITIONS` of
-    each row); an illegal split is a foul, counted in ``fouls``.  The deck is shuffled uniformly and
-    dealt in stacks (the same distribution as every regulation procedure).  The same seed gives
-    the same result for any number of ``workers`` (default: all cores).  ``two_spots`` (with
-    ``player="optimal"`` and an even number of seats): seats 1-2, 3-4 and 5-6 are each one
-    player on two adjacent spots who sets each hand seeing both; the edge is his.
+    """Simulate rounds of players, each one unit on the Asia Poker wager, against the dealer.
 
-    Optimal players read their settings from an optimal-play table (:mod:`asiapoker.optimal`)
-    when there is one for ``way`` and ``rules``: the same settings as solving, over a thousand
-    times faster.  ``optimal_table`` is that table (or its file), None for the one shipped for
-    the way (solving when there is none), True for the shipped one or an error, False to solve
-    every hand.  Two spots always solve."""
+    The deck is shuffled uniformly and dealt in stacks (the same distribution as every
+    regulation procedure).  The same seed gives the same result for any number of
+    ``workers``.
+
+    Parameters
+    ----------
+    rounds : int
+        Rounds to play.
+    seats : int, default 6
+        Players at the table, 1 to 6.
+    way : WayLike, default "standard"
+        The dealer's house way.
+    player : {"house-way", "optimal"} or BatchStrategy, default "house-way"
+        How the players set: by the house way, by the exact best setting (``"optimal"``), or
+        by a batch strategy (an illegal split is a foul, counted in ``fouls``).
+    bonus_table : TableLike, optional
+        A bonus pay table: each seat also plays one unit on the bonus bet.
+    seed : int, default 0
+        The shuffle's seed.
+    workers : int, optional
+        Threads (default: all cores).
+    rules : Rules, optional
+        The rule options; default ``Rules()``.
+    progress : bool, optional
+        A progress bar on stderr (default: when stderr is a terminal).
+    two_spots : bool, default False
+        With ``player="optimal"`` and an even number of seats: seats 1-2, 3-4 and 5-6 are
+        each one player on two adjacent spots who sets each hand seeing both; the edge is his.
+    optimal_table : OptimalTable, path or bool, optional
+        Where optimal players read their settings (the same settings as solving, over a
+        thousand times faster; :mod:`asiapoker.optimal`): that table or its file; None for
+        the table shipped for ``way`` and ``rules``, solving when there is none; True for the
+        shipped one or an error; False to solve every hand.  Two spots always solve.
+
+    Returns
+    -------
+    SimResult
+        The counts per seat and per round, the house edge with its confidence interval, and
+        the way, rules, player and table used.
+
+    Raises
+    ------
+    WagerError
+        ``rounds`` or ``seats`` out of range, an unknown ``player``, ``two_spots`` with an
+        odd number of seats or another player, or ``optimal_table`` for players who do not
+        read one.
+    OptimalTableError
+        ``optimal_table`` is for another way, rules or class list, or its file is damaged;
+        True with no shipped table.
+    StrategyError
+        A batch strategy raised or returned something other than n split indices.
+    BonusError
+        ``bonus_table`` is not a pay table.
+    OptionError
+        ``workers`` is not a whole number >= 1.
+    HouseWayError
+        ``way`` is not a house way.
+    RuleError
+        ``rules`` is not a :class:`asiapoker.Rules`.
+
+    Examples
+    --------
+    >>> r = simulate(1000, seed=1)
+    >>> r.rounds, r.seats, r.way, r.player
+    (1000, 6, 'standard', 'house-way')
+    """
     whole_number(rounds, "rounds", 1, error=WagerError)
     whole_number(seats, "seats", 1, 6, error=WagerError)
     if not callable(player) and player not in ("house-way", "optimal"):

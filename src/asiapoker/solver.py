@@ -29,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -44,11 +44,11 @@ from .known import check_count, known_cards, known_rows, read_known
 from .rules import Rules, resolve
 from .setting import Setting, splits
 
-__all__ = ["DEALER_HANDS", "BatchSolution", "SettingResult", "Solution", "count_splits", "solve",
-           "solve_chunks", "solve_many"]
+__all__ = ["DEALER_HANDS", "BatchSolution", "Columns", "Method", "SettingResult", "Solution",
+           "count_splits", "solve", "solve_chunks", "solve_many"]
 
-#: Number of dealer hands against any seven player cards: C(46, 7).
 DEALER_HANDS = comb(46, 7)
+"""Number of dealer hands against any seven player cards: C(46, 7)."""
 
 # --------------------------------------------------------------------------------------------
 # building a dealer model (class tables) for one house way and rule set
@@ -63,8 +63,8 @@ def build_model(way: HouseWay, rules: Rules) -> _core.DealerModel:
     return cached_model(way.key, rules.a234_low, lambda ids: way.strengths(ids, rules))
 
 
-#: Dealer models kept per process (the most recently used; each is 5 to 15 MB).
 MAX_MODELS = 8
+"""Dealer models kept per process (the most recently used; each is 5 to 15 MB)."""
 _MODELS: collections.OrderedDict[tuple[tuple[str, Any], int], _core.DealerModel] = (
     collections.OrderedDict())
 _MODELS_LOCK = threading.Lock()
@@ -96,11 +96,17 @@ class SettingResult:
     """One split's exact result: ``wins`` of ``total`` dealer hands beaten on two of three."""
 
     index: int
+    """The split's index in :data:`asiapoker.SPLIT_POSITIONS` of the hand's cards."""
     setting: Setting
+    """The split as a setting."""
     legal: bool
+    """Whether high > medium > low (an illegal setting fouls: 0 wins)."""
     wins: int
+    """Dealer hands the setting beats on two hands of three."""
     total: int
+    """Dealer hands counted over."""
     pays: float
+    """The payout of a win, to 1."""
 
     @property
     def p_win(self) -> float:
@@ -128,13 +134,21 @@ class Solution:
     """
 
     cards: tuple[Any, ...]
+    """The seven cards as given."""
     settings: tuple[SettingResult, ...]
+    """All 105 splits' results, best first."""
     house_way_setting: Setting
+    """The setting the house way gives the hand."""
     house_way_result: SettingResult
+    """That setting's result."""
     way: str
+    """The house way the dealer sets by."""
     rules: Rules
+    """The rule options the counts are under."""
     dead: tuple[Any, ...] = ()
+    """Cards known not to be in the dealer's hand."""
     dealer: tuple[Any, ...] = ()
+    """Cards known to be in the dealer's hand."""
 
     @property
     def best(self) -> SettingResult:
@@ -170,7 +184,13 @@ class Solution:
 
     def to_dict(self, all_settings: bool = False) -> dict[str, Any]:
         """JSON-ready data (what ``asiapoker solve --json`` prints): the legal settings best
-        first, or every setting with ``all_settings``."""
+        first, or every setting with ``all_settings``.
+
+        Parameters
+        ----------
+        all_settings : bool, default False
+            Every setting, fouls included, instead of the legal ones.
+        """
         def row(r: SettingResult) -> dict[str, Any]:
             return {"index": r.index, "setting": str(r.setting), "legal": r.legal,
                     "wins": r.wins, "total": r.total, "p_win": r.p_win, "ev": r.ev}
@@ -182,7 +202,9 @@ class Solution:
                 "settings": [row(r) for r in self.settings if r.legal or all_settings]}
 
 
-Method = Literal["fast", "enumerate"]
+Method: TypeAlias = Literal["fast", "enumerate"]
+"""How :func:`solve` counts: ``"fast"`` (by class, milliseconds) or ``"enumerate"`` (every
+dealer hand one by one, the reference path)."""
 
 
 def _check_method(method: str) -> None:
@@ -260,12 +282,52 @@ def solve(seven: CardsLike, way: WayLike = DEFAULT_WAY, rules: Rules | None = No
           dealer: CardsLike | None = None) -> Solution:
     """Every split of seven cards with its exact win count against the house way.
 
-    ``dead``: cards known not to be in the dealer's hand (another spot's hand, cards exposed
-    or burned); ``dealer``: cards known to be in it (a dealer card exposed).  The count is
-    then over the C(46 - dead - dealer, 7 - dealer) dealer hands consistent with them.
-    ``method="enumerate"`` walks every dealer hand one by one (the reference path, tens of
-    seconds without known cards); the default counts them by class in milliseconds.  Both
-    give the same integers.
+    Parameters
+    ----------
+    seven : CardsLike
+        The player's seven cards: a text such as ``"As Kd 7h 7c Jk 2s 9d"`` or card ids.
+    way : WayLike, default "standard"
+        The dealer's house way: a :class:`asiapoker.HouseWay` or a built-in way's name.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place, the payout); default ``Rules()``.
+    method : {"fast", "enumerate"}, default "fast"
+        ``"fast"`` counts the dealer hands by class, in milliseconds; ``"enumerate"`` walks
+        every dealer hand one by one (the reference path, tens of seconds without known
+        cards).  Both give the same integers.
+    dead : CardsLike, optional
+        Cards known not to be in the dealer's hand (another spot's hand, cards exposed or
+        burned).
+    dealer : CardsLike, optional
+        Cards known to be in the dealer's hand (a dealer card exposed).  With known cards the
+        count is over the C(46 - dead - dealer, 7 - dealer) dealer hands consistent with them.
+
+    Returns
+    -------
+    Solution
+        All 105 splits, best first, each with its wins and expected value; the house way's
+        setting; the way, rules and known cards they were counted under.
+
+    Raises
+    ------
+    CardError
+        A row holds something that is not a card; ``DuplicateCardError`` when a card is
+        there twice.  The message names the row.
+    HandSizeError
+        A row does not have seven cards.
+    KnownCardError
+        A known card is in the hand, named twice, or both dead and the dealer's.
+    OptionError
+        ``method`` is not one of the two.
+    HouseWayError
+        ``way`` is not a house way.
+    RuleError
+        ``rules`` is not a :class:`asiapoker.Rules`.
+
+    Examples
+    --------
+    >>> s = solve("As Kd 7h 7c Jk 2s 9d")
+    >>> str(s.best.setting), s.best.wins
+    ('Jk As 9d 2s | 7h 7c | Kd', 46507793)
     """
     r = resolve(rules)
     w = resolve_way(way)
@@ -281,16 +343,18 @@ def solve(seven: CardsLike, way: WayLike = DEFAULT_WAY, rules: Rules | None = No
                     *(tuple(card_of(i) for i in cards) for cards in known))
 
 
-Columns = Literal["all", "summary"]
+Columns: TypeAlias = Literal["all", "summary"]
+"""What :func:`solve_many` keeps: ``"all"`` (every split's wins, legality and ev) or
+``"summary"`` (the best and the house way's splits and wins only)."""
 
-#: Rows a worker solves at a time (its scratch: 105 counts a row).
 PIECE = 2048
+"""Rows a worker solves at a time (its scratch: 105 counts a row)."""
 
 
 @dataclass(frozen=True, slots=True)
 class BatchSolution:
     """Results of :func:`solve_many`, one row per hand, split indices in the order of
-    :data:`~asiapoker.SPLIT_POSITIONS` of the row as given.
+    :data:`asiapoker.SPLIT_POSITIONS` of the row as given.
 
     Always kept: ``best`` (the best split: most wins, then the lower index), ``best_wins``,
     ``house_way`` (the house way's split: the first split with its strengths) and
@@ -302,16 +366,25 @@ class BatchSolution:
     """
 
     best: npt.NDArray[np.int16]
+    """Each row's best split: most wins, then the lower index."""
     best_wins: npt.NDArray[np.int64]
+    """The best split's wins (dealer hands beaten on two of three)."""
     house_way: npt.NDArray[np.int16]
+    """The house way's split of each row: the first split with its strengths."""
     house_way_wins: npt.NDArray[np.int64]
+    """The house way's split's wins."""
     totals: npt.NDArray[np.int64]
+    """Each row's number of dealer hands (53,524,680, fewer with known cards)."""
     way: str
+    """The house way the dealer sets by."""
     rules: Rules
+    """The rule options the counts are under."""
     columns: Columns = "all"
-    _wins: npt.NDArray[np.int64] | npt.NDArray[np.int32] | None = None
-    _legal: npt.NDArray[np.bool_] | None = None
-    _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """What was kept: ``"all"`` or ``"summary"``."""
+    # the full columns, set by solve_many (None with columns="summary"), and derived ones
+    _wins: npt.NDArray[np.int64] | npt.NDArray[np.int32] | None = field(default=None, init=False)
+    _legal: npt.NDArray[np.bool_] | None = field(default=None, init=False)
+    _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.best)
@@ -379,16 +452,48 @@ def _ev(wins: npt.NDArray[Any], legal: Any, rules: Rules,
 def count_splits(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
                  side: Literal["player", "dealer"] = "player", *, dead: Any = None,
                  dealer: Any = None) -> npt.NDArray[np.int64]:
-    """The exact counts behind the solver, n x 105 int64, for an n x 7 array of card ids
-    (split order: :data:`~asiapoker.SPLIT_POSITIONS` of each row as given), one thread.
-    ``dead`` and ``dealer`` are known cards, for every row or per row
-    (:func:`asiapoker.known.known_rows`); the opposing hands are then those consistent with
-    them.
+    """The exact counts behind the solver, for every split of every row, in one thread.
 
-    ``side="player"``: the dealer hands (set by ``way``) each split beats on two hands of
-    three, the player's wins (0 for a foul).  ``side="dealer"``: taking each split as the
-    DEALER's setting of the row, the player hands (set by ``way``) that do not beat it on two
-    of three -- the dealer's objective, used by the best response.
+    Parameters
+    ----------
+    hands : array_like
+        An n x 7 array of card ids (0-51, the joker 52), or any iterable of rows (card ids or
+        text such as ``"As Kd 7h 7c Jk 2s 9d"``).
+    way : WayLike, default "standard"
+        The dealer's house way: a :class:`asiapoker.HouseWay` or a built-in way's name.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place, the payout); default ``Rules()``.
+    side : {"player", "dealer"}, default "player"
+        ``"player"``: the dealer hands (set by ``way``) each split beats on two hands of
+        three, the player's wins (0 for a foul).  ``"dealer"``: taking each split as the
+        DEALER's setting of the row, the player hands (set by ``way``) that do not beat it on
+        two of three -- the dealer's objective, used by the best response.
+    dead : CardsLike or array, optional
+        Cards known not to be in the dealer's hand: one list for every row, or one per row
+        (an n x w int8 array padded with -1; see :func:`asiapoker.known.known_rows`).
+    dealer : CardsLike or array, optional
+        Cards known to be in the dealer's hand, given as ``dead`` is.
+
+    Returns
+    -------
+    numpy.ndarray
+        n x 105 int64, split order :data:`asiapoker.SPLIT_POSITIONS` of each row as given.
+
+    Raises
+    ------
+    CardError
+        A row holds something that is not a card; ``DuplicateCardError`` when a card is
+        there twice.  The message names the row.
+    HandSizeError
+        A row does not have seven cards.
+    KnownCardError
+        A row's known cards cannot be.
+    OptionError
+        ``side`` is not one of the two.
+    HouseWayError
+        ``way`` is not a house way.
+    RuleError
+        ``rules`` is not a :class:`asiapoker.Rules`.
     """
     if side not in ("player", "dealer"):
         raise OptionError(f"side must be 'player' or 'dealer', got {side!r}")
@@ -403,17 +508,17 @@ def count_splits(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = N
     return out
 
 
-KnownRows = tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]] | None
+_KnownRows: TypeAlias = tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]] | None
 
 
-def _known_for(arr: npt.NDArray[Any], dead: Any, dealer: Any) -> KnownRows:
+def _known_for(arr: npt.NDArray[Any], dead: Any, dealer: Any) -> _KnownRows:
     """Checked known cards of the rows, or None without any (the core checks the rows)."""
     if dead is None and dealer is None:
         return None
     return known_rows(arr, dead, dealer)
 
 
-def _counts(m: _core.DealerModel, rows: npt.NDArray[Any], known: KnownRows,
+def _counts(m: _core.DealerModel, rows: npt.NDArray[Any], known: _KnownRows,
             out: npt.NDArray[np.int64], totals: npt.NDArray[np.int64], side: int = 0) -> None:
     """The core's counts of ``rows`` (``known``: their known cards, as from _known_for)."""
     if known is None:
@@ -424,7 +529,7 @@ def _counts(m: _core.DealerModel, rows: npt.NDArray[Any], known: KnownRows,
 
 
 def _player_counts(m: _core.DealerModel, rows: npt.NDArray[Any], rules: Rules,
-                   known: KnownRows = None,
+                   known: _KnownRows = None,
                    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_],
                               npt.NDArray[np.int64]]:
     """The player's wins of every split of the rows (0 for a foul), legality and each row's
@@ -444,18 +549,61 @@ def solve_many(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = Non
                columns: Columns = "all",
                wins_dtype: npt.DTypeLike = np.int64,
                progress: Callable[[int, int], object] | None = None) -> BatchSolution:
-    """Solve an n x 7 array of card ids (split order: :data:`~asiapoker.SPLIT_POSITIONS` of
-    each row as given).  ``workers`` threads share the rows (default: all cores); the core
-    releases the GIL.
+    """Solve many hands at once: each row's best split, the house way's, and (by default) every
+    split's exact wins.
 
-    Memory: ``columns="all"`` keeps every split's count and legality (525 bytes a row with
-    ``wins_dtype=np.int32``, exact: a count is at most 53,524,680; 945 with int64; reading
-    ``ev`` adds 840); ``columns="summary"`` keeps four numbers a row, so a
-    memory-mapped array of any length streams through.  ``progress(done, n)`` is called as
-    rows finish (from the calling thread).  See :func:`solve_chunks` for results chunk by
-    chunk.  ``dead`` and ``dealer``: known cards, one list for every row or one per row
-    (:func:`asiapoker.known.known_rows`).
+    Split indices are positions in :data:`asiapoker.SPLIT_POSITIONS` of each row as given.
 
+    Parameters
+    ----------
+    hands : array_like
+        An n x 7 array of card ids (0-51, the joker 52), or any iterable of rows (card ids or
+        text such as ``"As Kd 7h 7c Jk 2s 9d"``).
+        Read-only, memory-mapped and big-endian arrays are taken as they are.
+    way : WayLike, default "standard"
+        The dealer's house way: a :class:`asiapoker.HouseWay` or a built-in way's name.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place, the payout); default ``Rules()``.
+    workers : int, optional
+        Threads that share the rows (default: all cores); the core releases the GIL.
+    dead : CardsLike or array, optional
+        Cards known not to be in the dealer's hand: one list for every row, or one per row
+        (an n x w int8 array padded with -1; see :func:`asiapoker.known.known_rows`).
+    dealer : CardsLike or array, optional
+        Cards known to be in the dealer's hand, given as ``dead`` is.
+    columns : Columns, default "all"
+        ``"all"`` keeps every split's count and legality (525 bytes a row with
+        ``wins_dtype=np.int32``, 945 with int64; reading ``ev`` adds 840); ``"summary"``
+        keeps four numbers a row, so a memory-mapped array of any length streams through.
+    wins_dtype : numpy.int64 or numpy.int32, default numpy.int64
+        The type of the kept wins; int32 is exact too (a count is at most 53,524,680).
+    progress : callable, optional
+        ``progress(done, n)``, called from the calling thread as rows finish.
+
+    Returns
+    -------
+    BatchSolution
+        One row per hand, naming the way and rules.  See :func:`solve_chunks` for results
+        chunk by chunk.
+
+    Raises
+    ------
+    CardError
+        A row holds something that is not a card; ``DuplicateCardError`` when a card is
+        there twice.  The message names the row.
+    HandSizeError
+        A row does not have seven cards.
+    KnownCardError
+        A row's known cards cannot be (see :func:`solve`).
+    OptionError
+        ``columns``, ``wins_dtype``, ``workers`` or ``progress`` is not one it takes.
+    HouseWayError
+        ``way`` is not a house way.
+    RuleError
+        ``rules`` is not a :class:`asiapoker.Rules`.
+
+    Examples
+    --------
     >>> b = solve_many([[51, 47, 26, 27, 52, 3, 37]], columns="summary")
     >>> int(b.best[0]), int(b.best_wins[0]), b.way
     (23, 50711714, 'standard')
@@ -524,7 +672,10 @@ def solve_many(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = Non
                 done += k
                 if progress is not None:
                     progress(done, n)
-    return BatchSolution(best, best_wins, hw, hw_wins, totals, w.name, r, columns, wins, legal)
+    solution = BatchSolution(best, best_wins, hw, hw_wins, totals, w.name, r, columns)
+    object.__setattr__(solution, "_wins", wins)      # frozen: set once, here
+    object.__setattr__(solution, "_legal", legal)
+    return solution
 
 
 def solve_chunks(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
@@ -532,11 +683,55 @@ def solve_chunks(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = N
                  chunk: int = 100_000, columns: Columns = "all",
                  wins_dtype: npt.DTypeLike = np.int64,
                  ) -> Iterator[tuple[int, BatchSolution]]:
-    """:func:`solve_many` chunk by chunk: yields ``(first row, BatchSolution)`` for each
-    ``chunk`` rows of ``hands`` (an array or a memory map of any length), so memory stays that
-    of one chunk.  The arguments are read and checked at the call (an iterable other than
-    an array is read whole); a bad row raises when its chunk is reached.  Known cards given per
-    row (:func:`asiapoker.known.read_known`) are cut into chunks with the rows."""
+    """:func:`solve_many` chunk by chunk, so memory stays that of one chunk.
+
+    The arguments are read and checked at the call (an iterable other than an array is read
+    whole); a bad row raises when its chunk is reached.
+
+    Parameters
+    ----------
+    hands : array_like
+        An n x 7 array of card ids (0-51, the joker 52), or any iterable of rows (card ids or
+        text such as ``"As Kd 7h 7c Jk 2s 9d"``).
+        An array or a memory map of any length.
+    way : WayLike, default "standard"
+        The dealer's house way: a :class:`asiapoker.HouseWay` or a built-in way's name.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place, the payout); default ``Rules()``.
+    workers : int, optional
+        Threads that share the rows (default: all cores); the core releases the GIL.
+    dead : CardsLike or array, optional
+        Cards known not to be in the dealer's hand: one list for every row, or one per row
+        (an n x w int8 array padded with -1; see :func:`asiapoker.known.known_rows`).
+    dealer : CardsLike or array, optional
+        Cards known to be in the dealer's hand, given as ``dead`` is.
+        Known cards given per row are cut into chunks with the rows.
+    chunk : int, default 100000
+        Rows a chunk.
+    columns : Columns, default "all"
+        What each chunk's :class:`BatchSolution` keeps (see :func:`solve_many`).
+    wins_dtype : numpy.int64 or numpy.int32, default numpy.int64
+        The type of the kept wins.
+
+    Returns
+    -------
+    Iterator[tuple[int, BatchSolution]]
+        ``(first row, solution)`` for each chunk, in order.
+
+    Raises
+    ------
+    CardError
+        A row holds something that is not a card; ``DuplicateCardError`` when a card is
+        there twice.  The message names the row.
+    HandSizeError
+        A row does not have seven cards.
+    OptionError
+        ``chunk``, ``columns``, ``wins_dtype`` or ``workers`` is not one it takes.
+    HouseWayError
+        ``way`` is not a house way.
+    RuleError
+        ``rules`` is not a :class:`asiapoker.Rules`.
+    """
     whole_number(chunk, "chunk")
     if not (isinstance(hands, np.ndarray) and hands.ndim == 2):
         hands = as_card_array(hands, 7, "hands")     # read once, whole (an array streams)

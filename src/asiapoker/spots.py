@@ -90,10 +90,44 @@ def _outside(first: Solution, spots: Sequence[Solution]) -> tuple[Any, ...]:
 def solve_spots(hands: Sequence[CardsLike], way: WayLike = DEFAULT_WAY,
                 rules: Rules | None = None, *, dead: CardsLike | None = None,
                 dealer: CardsLike | None = None) -> SpotsSolution:
-    """Solve 2 to 6 spots of one player who sees all their hands (and any other ``dead`` or
-    ``dealer`` cards): each spot's best setting over the dealer hands consistent with
-    everything seen, and the setting best for its hand alone (seeing only ``dead`` and
-    ``dealer``), valued over the same hands."""
+    """Solve 2 to 6 spots of one player who sees all their hands.
+
+    Each spot's best setting is counted over the dealer hands consistent with everything seen
+    (the other spots' cards are dead), and beside it the setting best for its hand alone
+    (seeing only ``dead`` and ``dealer``), valued over the same hands.
+
+    Parameters
+    ----------
+    hands : sequence of CardsLike
+        The spots' seven-card hands, 2 to 6 of them, no card in two.
+    way : WayLike, default "standard"
+        The dealer's house way: a :class:`asiapoker.HouseWay` or a built-in way's name.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place, the payout); default ``Rules()``.
+    dead : CardsLike, optional
+        Cards known not to be in the dealer's hand (another spot's hand, cards exposed or
+        burned).
+    dealer : CardsLike, optional
+        Cards known to be in the dealer's hand (a dealer card exposed).
+
+    Returns
+    -------
+    SpotsSolution
+        Per spot: the best setting, the alone-best setting and their wins; the way and rules.
+
+    Raises
+    ------
+    KnownCardError
+        Fewer than 2 or more than 6 hands, a card in two spots, or known cards that cannot be.
+    CardError
+        A hand holds something that is not a card.
+    HandSizeError
+        A hand does not have seven cards.
+    HouseWayError
+        ``way`` is not a house way.
+    RuleError
+        ``rules`` is not a :class:`asiapoker.Rules`.
+    """
     w, r = resolve_way(way), resolve(rules)
     try:                                    # read once, whole: an iterator is taken in full
         given = None if isinstance(hands, str) else list(hands)

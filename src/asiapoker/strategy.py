@@ -1,7 +1,7 @@
 """Strategy cards as strategies: a card (a rack card, :mod:`asiapoker.rack`: ordered rules
 keyed on the shape of the seven cards and simple features, each naming a placement in words)
 sets arrays of hands; :class:`CardStrategy` makes it a batch strategy (for
-:func:`~asiapoker.simulate` and :func:`~asiapoker.analysis.analyze`); cards travel as JSON.
+:func:`asiapoker.simulate` and :func:`asiapoker.analysis.analyze`); cards travel as JSON.
 
 Making a card is :mod:`asiapoker.card_search`, pricing it :mod:`asiapoker.pricing`, printing it
 :mod:`asiapoker.card_page`.
@@ -39,8 +39,26 @@ _POS = np.array([[*h, *m, lo] for h, m, lo in SPLIT_POSITIONS], dtype=np.int64)
 def card_splits(card: RackCard, hands: npt.NDArray[Any], rules: Rules | None = None,
                 way: WayLike | None = None) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """(split, rule) per row of checked seven-card ids: the card's split as an index into
-    :data:`~asiapoker.SPLIT_POSITIONS` of the row AS GIVEN, and the rule that decided (-1: no
-    rule fits, the fallback; a card that falls back on the house way needs ``way``)."""
+    :data:`asiapoker.SPLIT_POSITIONS` of the row AS GIVEN, and the rule that decided (-1: no
+    rule fits, the fallback; a card that falls back on the house way needs ``way``).
+
+    Parameters
+    ----------
+    card : RackCard
+        The card.
+    hands : numpy.ndarray
+        An n x 7 array of seven-card rows already checked (as the package's own callers
+        pass them: no row is checked again).
+    rules : Rules, optional
+        The rule options (A-2-3-4's place); default ``Rules()``.
+    way : WayLike, optional
+        The house way, for a card that falls back on it.
+
+    Raises
+    ------
+    StrategyError
+        A card that falls back on the house way, without ``way``.
+    """
     rows = np.asarray(hands, dtype=np.int64)
     order = np.argsort(rows, axis=1, kind="stable")
     srt = np.take_along_axis(rows, order, axis=1)
@@ -63,8 +81,11 @@ class CardStrategy:
     indices (picklable, so it runs on Dask workers too)."""
 
     card: RackCard
+    """The card."""
     rules: Rules = field(default_factory=Rules)
-    way: Any = None                          # the house way, for a house-way fallback
+    """The rule options it sets under."""
+    way: Any = None
+    """The house way, for a card that falls back on it."""
 
     @property
     def __name__(self) -> str:               # strategies are named by their __name__
@@ -75,14 +96,31 @@ class CardStrategy:
 
 
 def card_to_json(card: RackCard) -> str:
-    """The card as JSON: its name and rules as [shape, placement, [[feature, op, value]]]."""
+    """The card as JSON: its name and rules as [shape, placement, [[feature, op, value]]].
+
+    Parameters
+    ----------
+    card : RackCard
+        The card.
+    """
     return json.dumps({"name": card.name, "fallback": card.fallback, "rules": [
         [r.shape, r.placement, [list(c) for c in r.conditions]] for r in card.rules]},
         indent=1)
 
 
 def card_from_json(text: str | bytes) -> RackCard:
-    """A card from :func:`card_to_json`'s text, every rule checked."""
+    """A card from :func:`card_to_json`'s text, every rule checked.
+
+    Parameters
+    ----------
+    text : str or bytes
+        The JSON.
+
+    Raises
+    ------
+    HouseWayError
+        Not a card's JSON, or a rule that is not one (the message names it).
+    """
     try:
         data = parse_json(text, "the card")
         rules = tuple(Rule(s, p, tuple((f, o, v) for f, o, v in conds))

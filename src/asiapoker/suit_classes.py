@@ -25,10 +25,10 @@ __all__ = ["PLAYER_CLASSES", "PLAYER_HANDS", "class_codes", "class_groups", "cla
 # player hands up to suit renaming
 # --------------------------------------------------------------------------------------------
 
-#: The number of seven-card hands from the 53 cards, C(53, 7).
 PLAYER_HANDS = math.comb(53, 7)
-#: The number of classes of seven-card hands up to suit renaming (:func:`player_classes`).
+"""The number of seven-card hands from the 53 cards, C(53, 7)."""
 PLAYER_CLASSES = 6_972_147
+"""The number of classes of seven-card hands up to suit renaming (:func:`player_classes`)."""
 
 
 @functools.cache
@@ -79,7 +79,20 @@ def _hand_rows(hands: Any) -> npt.NDArray[Any]:
 def class_codes(hands: Any) -> npt.NDArray[np.int64]:
     """A number that is the same for two rows exactly when one is a suit renaming of the
     other: each rank's suits as a 4-bit mask, least over the 24 renamings (2 ranks first),
-    with the joker as bit 52.  Rows are checked seven-card hands."""
+    with the joker as bit 52.  Rows are checked seven-card hands.
+
+    Parameters
+    ----------
+    hands : array_like
+        Seven-card rows (an n x 7 array of card ids, or rows of ids or text).
+
+    Raises
+    ------
+    CardError
+        A row holds something that is not a card, or a card twice.
+    HandSizeError
+        A row does not have seven cards.
+    """
     arr = _hand_rows(hands)
     out = np.empty(len(arr), dtype=np.int64)
     run_kernel(_core.class_codes_kernel, arr, "hands", out)
@@ -96,6 +109,20 @@ def _sorted_codes() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
 def class_of(hands: Any) -> npt.NDArray[np.int64]:
     """The index in :func:`player_classes` of each row's class (seven-card rows, checked).
 
+    Parameters
+    ----------
+    hands : array_like
+        Seven-card rows (an n x 7 array of card ids, or rows of ids or text).
+
+    Raises
+    ------
+    CardError
+        A row holds something that is not a card, or a card twice.
+    HandSizeError
+        A row does not have seven cards.
+
+    Examples
+    --------
     >>> hands, _ = player_classes()
     >>> int(class_of(["Ac Kc Qc Jc Tc 9c 8c"])[0]) == int(class_of(["As Ks Qs Js Ts 9s 8s"])[0])
     True

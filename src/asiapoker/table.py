@@ -63,12 +63,14 @@ class _Surrender:
 SURRENDER = _Surrender()
 
 Strategy: TypeAlias = Literal["house-way", "optimal"] | Callable[[tuple[Card, ...]], Any]
+"""How a seat sets its hands: ``"house-way"``, ``"optimal"``, or a function from the seven
+cards to a setting (anything :meth:`Setting.coerce` reads, or ``SURRENDER``)."""
 CENT = Decimal("0.01")
-#: The largest wager (or payout limit) a table takes: money is settled exactly in cents, and
-#: every product and sum of a round stays far inside the precision it is computed with.
 MAX_AMOUNT = Decimal(10**15)
-#: The largest bonus payout a wager may be able to reach (wager times the table's top odds).
+"""The largest wager (or payout limit) a table takes: money is settled exactly in cents, and
+every product and sum of a round stays far inside the precision it is computed with."""
 MAX_PAYOUT = Decimal(10**24)
+"""The largest bonus payout a wager may be able to reach (wager times the table's top odds)."""
 _EXACT = Context(prec=60)            # exact for every amount the checks let through
 
 
@@ -107,21 +109,38 @@ class PositionRecord:
     """Everything that happened at one position in a round."""
 
     position: int
-    seat: int | None                       # None for the dealer
-    stack: int                             # which dealt stack (1-7) it received
+    """The position, 1 (the dealer) to 7."""
+    seat: int | None
+    """The seat at it, None for the dealer."""
+    stack: int
+    """Which dealt stack (1-7) it received."""
     cards: tuple[str, ...]
+    """Its seven cards."""
     wagered: bool
+    """Whether anyone played the position."""
     player: str | None = None
+    """Who played it, if anyone."""
     strategy: str | None = None
+    """How its hands were set (``"house-way"``, ``"optimal"`` or a function's name)."""
     surrendered: bool = False
+    """Whether the hand was surrendered."""
     setting: str | None = None
+    """The setting played."""
     hands: tuple[str, str, str] | None = None
-    result: str | None = None              # "win", "lose", "foul", "surrender"
+    """The (high, medium, low) comparisons with the dealer: ``"win"``, ``"lose"`` or
+    ``"copy"``."""
+    result: str | None = None
+    """``"win"``, ``"lose"``, ``"foul"`` or ``"surrender"``."""
     amount: Decimal = Decimal("0.00")
+    """The main wager."""
     main_net: Decimal = Decimal("0.00")
+    """What the main wager won (negative: lost)."""
     bonus: Decimal = Decimal("0.00")
+    """The bonus wager."""
     bonus_category: str | None = None
+    """The bonus category the hand paid, if any."""
     bonus_net: Decimal = Decimal("0.00")
+    """What the bonus wager won (negative: lost)."""
 
     @property
     def net(self) -> Decimal:
@@ -135,20 +154,35 @@ class RoundResult:
     """A whole round, enough to reconstruct it for a dispute (NJ 31.12(j)); ``to_json()``."""
 
     round: int
+    """The round's number at the table, from 1."""
     dealing: str
-    deck: tuple[str, ...]                  # the shuffled deck, in the order it was dealt
+    """How the cards were dealt."""
+    deck: tuple[str, ...]
+    """The shuffled deck, in the order it was dealt."""
     dice: tuple[int, int, int] | None
+    """The three dice, when they chose the start."""
     start_position: int
-    positions: tuple[PositionRecord, ...]  # by position, the dealer first
+    """The position the deal started from."""
+    positions: tuple[PositionRecord, ...]
+    """Every position's record, by position, the dealer first."""
     leftover: tuple[str, ...]
+    """The cards not dealt."""
     dealer_setting: str
-    set_order: tuple[int, ...]             # seats, in the order their hands were set
-    settle_order: tuple[int, ...]          # seats, in the order they were settled
+    """The dealer's setting."""
+    set_order: tuple[int, ...]
+    """Seats, in the order their hands were set."""
+    settle_order: tuple[int, ...]
+    """Seats, in the order they were settled."""
     way: str
+    """The dealer's house way."""
     rules: Rules
+    """The rule options."""
     bonus_table: str
+    """The bonus pay table."""
     payout_limit: Decimal | None
+    """The most a round paid one player, if limited."""
     house_net: Decimal = field(default=Decimal("0.00"))
+    """What the house won in the round (negative: lost)."""
 
     def seat(self, seat: int) -> PositionRecord:
         """The record of seat ``seat``."""
@@ -187,15 +221,47 @@ class RoundResult:
 
 
 class Table:
-    """An Asia Poker table that plays regulation rounds.
+    """An Asia Poker table that plays regulation rounds, for simulators that embed the game.
 
-    ``dealing`` is ``"shoe"`` (one card at a time from the starting position), ``"hand"``
-    (seven stacks dealt left to right, then right to left, ...) or ``"auto-shoe"`` (stacks of
-    seven); ``start`` is ``"dice"`` (three dice counted from the dealer as position one) or
-    ``"random"`` (1-7).  The random source is ``rng`` (a numpy Generator) or one seeded with
-    ``seed``.  ``strategy`` sets the players' hands unless a wager names its own; with
-    ``"optimal"``, a player on two adjacent areas sets each hand seeing both (the other
-    area's cards are dead: :func:`asiapoker.spots.solve_spots`).
+    Parameters
+    ----------
+    seats : int, default 6
+        Player positions at the table, 1 to 6 (the dealer is a seventh).
+    way : WayLike, default "standard"
+        The dealer's house way: a :class:`asiapoker.HouseWay` or a built-in way's name.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place, the payout); default ``Rules()``.
+    bonus_table : TableLike, default "A"
+        The bonus bet's pay table.
+    payout_limit : amount, optional
+        The most a round pays one player (in whole cents: a ``Decimal``, int or text); no
+        limit by default.
+    dealing : {"shoe", "hand", "auto-shoe"}, default "shoe"
+        ``"shoe"``: one card at a time from the starting position; ``"hand"``: seven stacks
+        dealt left to right, then right to left, ...; ``"auto-shoe"``: stacks of seven.
+    seed : int, optional
+        Seeds the table's random source, when ``rng`` is not given.
+    rng : numpy.random.Generator, optional
+        The random source itself.
+    start : {"dice", "random"}, default "dice"
+        ``"dice"``: three dice counted from the dealer as position one; ``"random"``: 1-7.
+    strategy : Strategy, default "house-way"
+        How players set their hands unless a wager names its own.  With ``"optimal"``, a
+        player on two adjacent areas sets each hand seeing both (the other area's cards are
+        dead: :func:`asiapoker.spots.solve_spots`); on one area, from the shipped optimal-play
+        table when there is one for the way and rules.
+
+    Raises
+    ------
+    WagerError
+        ``seats``, ``dealing``, ``start``, ``strategy`` or ``payout_limit`` is not one the
+        table takes.
+    BonusError
+        ``bonus_table`` is not a pay table.
+    HouseWayError
+        ``way`` is not a house way.
+    RuleError
+        ``rules`` is not a :class:`asiapoker.Rules`.
     """
 
     def __init__(self, seats: int = 6, way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
@@ -313,7 +379,28 @@ class Table:
     # -- a round --------------------------------------------------------------------------
     def play_round(self, wagers: Iterable[Wager] | Mapping[int, Any]) -> RoundResult:
         """Play one round: shuffle, deal, set, settle and pay.  On any error nothing changes:
-        the random source is as it was and no chips move."""
+        the random source is as it was and no chips move.
+
+        Parameters
+        ----------
+        wagers : iterable of Wager, or mapping of int to amount
+            The round's wagers: ``Wager(seat, amount, bonus)`` objects, or a dict of
+            ``{seat: amount}`` (or ``{seat: (amount, bonus)}``, or ``{seat: Wager}``).
+
+        Returns
+        -------
+        RoundResult
+            Every position's cards, setting, result and payouts, the dealer's setting, and the
+            house's net.
+
+        Raises
+        ------
+        WagerError
+            A wager the table cannot take (no such position, a bonus alone, non-adjacent areas,
+            more than it allows).
+        StrategyError
+            A strategy function raised or returned something that is not a setting.
+        """
         checked = self._wagers(wagers)
         saved = self.rng.bit_generator.state
         try:

@@ -40,8 +40,8 @@ from .solver import solve
 __all__ = ["BUILTIN_WAYS", "REQUEST_TIMEOUT", "create_app", "make_server", "serve",
            "solve_cost"]
 
-#: The built-in ways the page offers.
 BUILTIN_WAYS = ("standard", "equilibrium", "classic", "medium-first", "high-first")
+"""The built-in ways the page offers."""
 MAX_QUERY = 1024
 _WAY_TEXT = {"standard": "the default: a written rack card of 40 plain rules a dealer can "
                          "follow, derived from the equilibrium way",
@@ -84,9 +84,38 @@ def solve_cost(n_shown: int) -> int:
 
 def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
                rate: float = 20.0, burst: int = 40, concurrent: int = 2) -> Any:
-    """The calculator as an ASGI app: ``way`` and ``rules`` are the page's defaults; each
-    client may run ``rate`` solves a second (bursts of ``burst``), ``concurrent`` at once
-    in all."""
+    """The calculator (a page and a JSON API) as an ASGI app, for any ASGI server.
+
+    Parameters
+    ----------
+    way : WayLike, default "standard"
+        The page's default house way (the built-in ways are offered too).
+    rules : Rules, optional
+        The page's default rule options.
+    rate : float, default 20.0
+        Solves a second each client may run.
+    burst : int, default 40
+        Solves a client may run at once before ``rate`` applies.
+    concurrent : int, default 2
+        Solves running at once, over all clients.
+
+    Returns
+    -------
+    starlette.applications.Starlette
+        The app: ``GET /`` the page, ``GET /api/solve?hand=...`` a solve, ``GET /api/ways``
+    the ways offered.
+
+    Raises
+    ------
+    MissingExtraError
+        The ``web`` extra (Starlette) is not installed.
+    OptionError
+        ``rate``, ``burst`` or ``concurrent`` is not a positive number.
+    HouseWayError
+        ``way`` is not a house way.
+    RuleError
+        ``rules`` is not a :class:`asiapoker.Rules`.
+    """
     try:
         from starlette.applications import Starlette
         from starlette.concurrency import run_in_threadpool
@@ -97,6 +126,11 @@ def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
     except ImportError:
         raise MissingExtraError("asiapoker serve needs Starlette and uvicorn: pip install "
                                 "'asiapoker[web]'") from None
+    if (isinstance(rate, bool) or not isinstance(rate, (int, float)) or not math.isfinite(rate)
+            or rate <= 0):
+        raise OptionError(f"rate must be a number of solves a second > 0, got {rate!r}")
+    burst = whole_number(burst, "burst")
+    concurrent = whole_number(concurrent, "concurrent")
     default_way = resolve_way(way)
     default_rules = resolve(rules)
     ways: dict[str, HouseWay] = {name: HouseWay.named(name) for name in BUILTIN_WAYS}
@@ -215,23 +249,23 @@ def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
     return app
 
 
-#: The page's icon: a spade.
 FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" '
            'height="16" rx="3" fill="#14532d"/><text x="8" y="12.5" font-size="12" '
            'text-anchor="middle" fill="#fff">&#9824;</text></svg>')
+"""The page's icon: a spade."""
 
 
 def _number(text: str) -> float | str:
     """``pays`` from a query: the number it reads as, else the text itself, for
-    :class:`~asiapoker.Rules` to reject in its own words."""
+    :class:`asiapoker.Rules` to reject in its own words."""
     try:
         return float(text)
     except ValueError:
         return text
 
 
-#: Seconds a connection may take from opening (or its last answer) to a whole request head.
 REQUEST_TIMEOUT = 10.0
+"""Seconds a connection may take from opening (or its last answer) to a whole request head."""
 
 
 def _protocol() -> Any:
@@ -279,11 +313,38 @@ def _protocol() -> Any:
     return Protocol
 
 
+def _check_address(host: Any, port: Any) -> None:
+    if not isinstance(host, str) or not host.strip():
+        raise OptionError(f"host must name an address to listen on (127.0.0.1 for this "
+                          f"machine only, 0.0.0.0 for every interface), got {host!r}")
+    whole_number(port, "port", 0, 65535)
+
+
 def make_server(app: Any, host: str = "127.0.0.1", port: int = 8000,
                 proxy: bool = False) -> Any:
     """The uvicorn server :func:`serve` runs: a deadline on every request head
     (:data:`REQUEST_TIMEOUT`), no limit on sockets (the solves are limited), and proxy headers
-    believed only with ``proxy``."""
+    believed only with ``proxy``.
+
+    Parameters
+    ----------
+    app : ASGI app
+        What to serve (:func:`create_app`).
+    host : str, default "127.0.0.1"
+        The address to listen on.
+    port : int, default 8000
+        The port (0: any free one).
+    proxy : bool, default False
+        Believe the X-Forwarded-For a reverse proxy on this machine sends.
+
+    Raises
+    ------
+    MissingExtraError
+        uvicorn (the ``web`` extra) is not installed.
+    OptionError
+        ``host`` is not a text, or ``port`` is not 0 to 65535.
+    """
+    _check_address(host, port)
     try:
         import uvicorn
     except ImportError:
@@ -300,12 +361,30 @@ def serve(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, host: str = "1
     """Run the calculator with uvicorn until interrupted, printing its address.  With
     ``proxy``, the client address a reverse proxy on this machine sends (X-Forwarded-For) is
     believed, so that the rate limit applies per real client; without it such headers are
-    ignored."""
-    if not isinstance(host, str) or not host.strip():
-        raise OptionError(f"host must name an address to listen on (127.0.0.1 for this "
-                             f"machine only, 0.0.0.0 for every interface), got {host!r}")
+    ignored.
+
+    Parameters
+    ----------
+    way : WayLike, default "standard"
+        The page's default house way.
+    rules : Rules, optional
+        The page's default rule options.
+    host : str, default "127.0.0.1"
+        The address to listen on.
+    port : int, default 8000
+        The port (0: any free one).
+    proxy : bool, default False
+        Believe the client address a reverse proxy on this machine sends.
+
+    Raises
+    ------
+    MissingExtraError
+        The ``web`` extra is not installed.
+    OptionError
+        ``host`` is not a text, or ``port`` is not 0 to 65535.
+    """
+    _check_address(host, port)
     app = create_app(way, rules)
-    whole_number(port, "port", 0, 65535)
     server = make_server(app, host, port, proxy)
     try:                                   # a clear error before uvicorn logs and exits
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
