@@ -447,7 +447,7 @@ def _player(spec: str) -> Any:
         return _load_card(spec)            # a strategy card: played against the run's way
     if ":" not in spec or spec.endswith(".npz"):
         return _way(spec)
-    where, attr, module = _attribute(spec, "strategy", AsiaPokerError)
+    where, attr, module = _attribute(spec, "strategy", StrategyError)
     fn = getattr(module, attr, None)
     if not callable(fn) and not isinstance(fn, HouseWay):
         raise StrategyError(f"{where!r} has no strategy {attr!r}")
