@@ -3,7 +3,7 @@
 renaming, found from its rank counts and its canonical suits, and the class's best split
 carried back to the row's own cards (optimal.pxd describes the index and the table)."""
 
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from asiapoker._core.cards cimport JOKER, NSPLITS, card_t, check_rows, rank_of
 from asiapoker._core.strengths cimport Tables, lookup2, lookup4, tables
@@ -17,12 +17,17 @@ cdef uint8_t MASK_INDEX[16]      # a mask's place among the masks of as many sui
 cdef uint8_t POPCOUNT[16]
 cdef int RADIX[5]                # C(4, k): how many masks have k suits
 cdef int SPLIT_OF[7][21]         # [low position][pair index] -> split index
-cdef unsigned int CAND0[16]      # [mask] -> the renamings (bits) that give it the least mask
-                                 # of its size, (1 << size) - 1
+cdef uint32_t TAKES[16][6]       # [suit mask][j] -> the renamings (bits) that take the mask
+                                 # to the j-th least mask of its size (0 past the last)
+cdef uint8_t IMG[24][53]         # [renaming][id] -> the renamed id (the joker stays 52)
+cdef int32_t SLOT_ADD[13][8][5]  # [rank][cards of lower ranks][cards of this rank] -> what
+                                 # the rank adds to the colex rank of the multiset
 
 
 cdef extern from *:
     int __builtin_ctz(unsigned int x) nogil
+    int __builtin_ctzll(unsigned long long x) nogil
+    int __builtin_clzll(unsigned long long x) nogil
     void __builtin_prefetch(const void* p) nogil
 
 cdef enum:
@@ -30,7 +35,7 @@ cdef enum:
 
 
 cdef void build() noexcept nogil:
-    cdef int p, m, s, k
+    cdef int p, m, s, k, j
     cdef int seen[5]
     cdef const uint8_t* r
     for p in range(24):                  # suit_renaming's renamings, and each suit's image
@@ -50,11 +55,26 @@ cdef void build() noexcept nogil:
         RADIX[k] = seen[k]
     for k in range(NSPLITS):
         SPLIT_OF[T.split_low[k]][T.split_medium[k]] = k
+    cdef int v
     for m in range(16):
-        CAND0[m] = 0
+        for j in range(6):
+            TAKES[m][j] = 0
         for p in range(24):
-            if PMASK[p][m] == (1 << POPCOUNT[m]) - 1:
-                CAND0[m] |= 1u << p
+            v = PMASK[p][m]
+            TAKES[m][MASK_INDEX[v]] |= 1u << p
+    for p in range(24):
+        for s in range(53):
+            IMG[p][s] = s if s == JOKER else (s & ~3) | PERM[p][s & 3]
+    cdef int n, i
+    cdef int32_t add
+    for k in range(13):                  # rank k's cards are the (n+1)-th, ... of the multiset
+        for n in range(8):
+            for m in range(5):
+                add = 0
+                for i in range(m):
+                    if n + i < 7:
+                        add += T.binom[k + n + i][n + i + 1]
+                SLOT_ADD[k][n][m] = add
 
 
 build()
@@ -90,56 +110,45 @@ SLOT_COUNT = SLOTS
 
 cdef inline Py_ssize_t canonical(const int* c, int* renaming, int* local) noexcept nogil:
     """The slot of seven checked ids' rank multiset (its colex rank among the multisets of 7
-    ranks, or SLOTS_PLAIN + that among those of 6 with the joker); writes a renaming of the
-    suits that takes the hand to its class's least member, and that member's local code (each
-    rank's suit mask, by its place among the masks of its size, in mixed radix, rank 2 most
-    significant)."""
-    cdef int masks[13]
-    cdef int rk[7]
-    cdef int i, r, p, d = 0, n = 0, least, best, ell = 0, m
-    cdef unsigned int cand, nxt, x
-    cdef Py_ssize_t slot = 0
-    for r in range(13):
+    ranks, or SLOTS_PLAIN + that among those of 6 with the joker); returns in ``renaming`` a
+    renaming of the suits (its index) that takes the hand to its class's least member, and
+    that member's local code (each rank's suit mask, by its place among the masks of its size,
+    in mixed radix, rank 2 most significant).
+
+    The least member's masks are least rank by rank from the lowest: of the renamings still
+    in the running (a set of 24 bits), those that take the rank's mask to the least mask any
+    of them can keep running (several at the end are the hand's own symmetries: any one will
+    do).  A fixed number of steps, none of them a branch on the cards."""
+    cdef int masks[14]                   # [13]: the joker's bit
+    cdef int rk[8]
+    cdef int i, j, r, m, cnt, d = 0, n = 0, ell = 0, best
+    cdef uint32_t running = (1u << 24) - 1, kept, x
+    cdef Py_ssize_t slot
+    for r in range(14):
         masks[r] = 0
+    for i in range(8):
+        rk[i] = 0
     for i in range(7):
-        if c[i] == JOKER:
-            slot = SLOTS_PLAIN
-        else:
-            masks[c[i] >> 2] |= 1 << (c[i] & 3)
+        masks[c[i] >> 2] |= 1 << (c[i] & 3)
+    slot = SLOTS_PLAIN if masks[13] else 0
     for r in range(13):
         m = masks[r]
-        if m:
-            rk[d] = m
-            d += 1
-            for i in range(POPCOUNT[m]):
-                slot += T.binom[r + n][n + 1]
-                n += 1
-    # the renamings that give the lowest rank the least mask of its size, then, rank by rank,
-    # those of them that give the next rank the least mask they can, until one is left (or
-    # several that give every rank the same mask: the hand's own symmetries; any one will do)
-    cand = CAND0[rk[0]]
-    for i in range(1, d):
-        if not (cand & (cand - 1)):
-            break
-        least = 16
-        nxt = 0
-        x = cand
-        while x:
-            p = __builtin_ctz(x)
-            x &= x - 1
-            m = PMASK[p][rk[i]]
-            if m < least:
-                least = m
-                nxt = 1 << p
-            elif m == least:
-                nxt |= 1 << p
-        cand = nxt
-    best = __builtin_ctz(cand)
-    for i in range(d):
+        cnt = POPCOUNT[m]
+        slot += SLOT_ADD[r][n][cnt]
+        n += cnt
+        rk[d] = m
+        d += m != 0
+    for i in range(7):                   # past the ranks held, rk[i] = 0: every renaming stays
+        kept = 0
+        for j in range(5, -1, -1):       # the least mask that keeps any renaming running
+            x = TAKES[rk[i]][j] & running
+            kept = x if x else kept
+        running = kept
+    best = __builtin_ctz(running)
+    for i in range(7):                   # an empty mask adds nothing (radix 1, index 0)
         m = PMASK[best][rk[i]]
         ell = ell * RADIX[POPCOUNT[m]] + MASK_INDEX[m]
-    for i in range(4):
-        renaming[i] = PERM[best][i]
+    renaming[0] = best
     local[0] = ell
     return slot
 
@@ -153,11 +162,12 @@ cdef inline int map_split(int k, const int* where) noexcept nogil:
     return SPLIT_OF[low][T.pair_idx[a][b]]
 
 
-cdef inline int first_equal(const int* c, int k, int a234_low) noexcept nogil:
+cdef inline int first_equal(const int* c, const int* held, int k, int a234_low) noexcept nogil:
     """The first split of row ``c`` (in SPLIT_POSITIONS order) with split ``k``'s (high,
     medium, low) strengths.  Such a split holds cards of the same ranks in each hand (a card's
     rank fixes a 1-card strength, two ranks a 2-card one; the joker counts as an ace), so only
-    those are tried, and their strengths then compared in full."""
+    those are tried, and their strengths then compared in full.  ``held[r]``: the row's cards
+    of rank r (the joker counted as an ace)."""
     cdef int q, x, u, v, n, j, r, best = k
     cdef int low = T.split_low[k], pa = T.pair_pos[T.split_medium[k]][0]
     cdef int pb = T.pair_pos[T.split_medium[k]][1]
@@ -165,13 +175,13 @@ cdef inline int first_equal(const int* c, int k, int a234_low) noexcept nogil:
     cdef unsigned int lows = 0, at_a = 0, at_b = 0, xs, us, vs
     cdef int rest[4]
     cdef int32_t hs = 0, ms = 0, ls = 0
+    if held[rl] == 1 and (held[ra] == 2 if ra == rb else held[ra] == 1 and held[rb] == 1):
+        return k                     # no other card of these ranks: the hands are fixed
     for x in range(7):
         r = rank_of(c[x])
         lows |= (r == rl) << x
         at_a |= (r == ra) << x
         at_b |= (r == rb) << x
-    if lows == (1u << low) and (at_a | at_b) == ((1u << pa) | (1u << pb)):
-        return k                     # no other card of these ranks: the hands are fixed
     xs = lows
     while xs:
         x = __builtin_ctz(xs)
@@ -209,7 +219,7 @@ def index_codes_kernel(const card_t[:, ::1] hands, int32_t[::1] slots, uint16_t[
     row; returns the first bad row or -1."""
     cdef Py_ssize_t i, bad
     cdef int c[7]
-    cdef int renaming[4]
+    cdef int renaming
     cdef int ell, k
     if slots.shape[0] != hands.shape[0] or local.shape[0] != hands.shape[0] \
             or hands.shape[1] != 7:
@@ -220,7 +230,7 @@ def index_codes_kernel(const card_t[:, ::1] hands, int32_t[::1] slots, uint16_t[
             for i in range(hands.shape[0]):
                 for k in range(7):
                     c[k] = hands[i, k]
-                slots[i] = <int32_t>canonical(c, renaming, &ell)
+                slots[i] = <int32_t>canonical(c, &renaming, &ell)
                 local[i] = <uint16_t>ell
     return bad
 
@@ -238,16 +248,22 @@ def best_splits_kernel(const card_t[:, ::1] hands, const int32_t[::1] slot_start
     and cls[i] its class.  Returns the first bad row, -2 - row for a row whose class is not in
     the index (a damaged index), or -1."""
     cdef Py_ssize_t i, i0, q, m, bad, g, lo, hi, ci, t, nt = tie_class.shape[0]
-    cdef Py_ssize_t n = hands.shape[0], nc = local.shape[0]
+    cdef Py_ssize_t n = hands.shape[0], nc = local.shape[0], half
     cdef int c[7]
-    cdef int img[7]
     cdef int where[7]
+    cdef int held[13]
+    cdef uint8_t pos[64]
     cdef int ells[BATCH]
-    cdef int rens[BATCH][4]
-    cdef Py_ssize_t los[BATCH]
+    cdef int rens[BATCH]
+    cdef Py_ssize_t gs[BATCH]
+    cdef Py_ssize_t bases[BATCH]
+    cdef Py_ssize_t lens[BATCH]
     cdef Py_ssize_t his[BATCH]
-    cdef Py_ssize_t cis[BATCH]
-    cdef int k, j, b, tmp, kk, top
+    cdef Py_ssize_t steps, step
+    cdef int k, j, b, kk, top, y
+    cdef uint64_t bits
+    cdef const uint8_t* image
+    cdef const uint16_t* codes = &local[0] if nc else NULL
     cdef const int32_t* ties = &tie_class[0] if nt else NULL
     if (out.shape[0] != hands.shape[0] or cls.shape[0] != hands.shape[0]
             or hands.shape[1] != 7 or slot_start.shape[0] != SLOTS or slot_end.shape[0] != SLOTS
@@ -257,55 +273,76 @@ def best_splits_kernel(const card_t[:, ::1] hands, const int32_t[::1] slot_start
     with nogil:
         bad = check_rows(hands)
         i0 = 0
-        # in batches: first every row's class range (its first probe fetched ahead), then
-        # every row's class (its best split fetched ahead), then the splits: the memory reads
-        # of a batch overlap instead of waiting one after another
+        # in batches, each step over every row of the batch before the next step, so that the
+        # memory reads of a batch's rows overlap instead of waiting one after another: the
+        # rows' slots (their ranges fetched ahead), a binary search of every row's range in
+        # lockstep (each row's next probe fetched ahead), then the splits (each class's best
+        # split fetched ahead)
         while bad < 0 and i0 < n:
             m = min(<Py_ssize_t>BATCH, n - i0)
             for q in range(m):
                 for k in range(7):
                     c[k] = hands[i0 + q, k]
-                g = canonical(c, rens[q], &ells[q])
-                lo = slot_start[g]
-                hi = slot_end[g]
-                if not (0 <= lo <= hi <= nc):
-                    lo = hi = 0
-                los[q] = lo
-                his[q] = hi
-                if lo < hi:
-                    __builtin_prefetch(&local[(lo + hi) >> 1])
+                g = canonical(c, &rens[q], &ells[q])
+                gs[q] = g
+                __builtin_prefetch(&slot_start[g])
+                __builtin_prefetch(&slot_end[g])
+            steps = 0
             for q in range(m):
-                ci = find_sorted(&local[0], los[q], his[q], ells[q])
-                if ci < 0:
+                lo = slot_start[gs[q]]
+                hi = slot_end[gs[q]]
+                if not (0 <= lo < hi <= nc):
+                    bad = -2 - (i0 + q)          # an empty or damaged range: no class
+                    break
+                bases[q] = lo
+                lens[q] = hi - lo
+                his[q] = hi
+                __builtin_prefetch(&codes[lo + ((hi - lo) >> 1)])
+                step = 64 - __builtin_clzll(<unsigned long long>(hi - lo)) # halvings: > log2
+                if step > steps:
+                    steps = step
+            if bad < -1:
+                break
+            for step in range(steps):            # lower bound: branch-free halving
+                for q in range(m):
+                    half = lens[q] >> 1
+                    bases[q] += half * (codes[bases[q] + half] < ells[q])
+                    lens[q] -= half
+                    __builtin_prefetch(&codes[bases[q] + (lens[q] >> 1)])
+            for q in range(m):
+                ci = bases[q] + (codes[bases[q]] < ells[q])
+                if ci >= his[q] or codes[ci] != ells[q]:
                     bad = -2 - (i0 + q)
                     break
-                cis[q] = ci
+                bases[q] = ci
                 __builtin_prefetch(&best[ci])
-            if bad >= 0 or bad < -1:
+            if bad < -1:
                 break
             for q in range(m):
                 i = i0 + q
                 for k in range(7):
                     c[k] = hands[i, k]
-                ci = cis[q]
+                ci = bases[q]
                 cls[i] = ci
                 b = best[ci]
                 if b == -2 or b >= NSPLITS or b < -2:
                     out[i] = -1
                     continue
                 # where[j]: the row position of the least member's j-th card (ids ascending)
+                image = IMG[rens[q]]
+                bits = 0
+                for k in range(13):
+                    held[k] = 0
                 for k in range(7):
-                    img[k] = JOKER if c[k] == JOKER else (c[k] & ~3) | rens[q][c[k] & 3]
-                    where[k] = k
-                for k in range(1, 7):
-                    tmp = where[k]
-                    j = k - 1
-                    while j >= 0 and img[where[j]] > img[tmp]:
-                        where[j + 1] = where[j]
-                        j -= 1
-                    where[j + 1] = tmp
+                    y = image[c[k]]
+                    pos[y] = k
+                    bits |= (<uint64_t>1) << y
+                    held[rank_of(c[k])] += 1
+                for k in range(7):
+                    where[k] = pos[__builtin_ctzll(bits)]
+                    bits &= bits - 1
                 if b >= 0:
-                    out[i] = first_equal(c, map_split(b, where), a234_low)
+                    out[i] = first_equal(c, held, map_split(b, where), a234_low)
                     continue
                 t = find_sorted(ties, 0, nt, ci) if nt else -1
                 top = NSPLITS
