@@ -140,3 +140,25 @@ def test_the_core_is_one_module_a_concept():
             assert getattr(asiapoker._core, attr) is getattr(module, attr), (name, attr)
         exported |= declared
     assert set(asiapoker._core.__all__) == exported
+
+
+def test_the_package_imports_its_heavier_modules_on_first_use():
+    """``import asiapoker`` leaves the whole game, the table and simulation to their first
+    use (a first best_splits or solve stays quick); every exported name still resolves."""
+    import subprocess
+    import sys
+
+    code = ("import sys, asiapoker; print(sorted(m for m in ('analysis', 'simulation', 'table', "
+            "'spots', 'sampling') if 'asiapoker.' + m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True).stdout
+    assert out.strip() == "[]"
+    public = {p.stem for p in SRC.glob("*.py") if not p.stem.startswith("_")}
+    assert asiapoker._SUBMODULES == public
+    for name in asiapoker.__all__:
+        value = getattr(asiapoker, name)
+        home = asiapoker._LAZY.get(name)
+        if home is not None and home != name:
+            assert value is getattr(importlib.import_module(f"asiapoker.{home}"), name)
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        asiapoker.nothing_here  # noqa: B018

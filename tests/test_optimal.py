@@ -13,12 +13,14 @@ import pytest
 
 from asiapoker import (
     FileError,
+    HouseWay,
     OptimalTable,
     OptimalTableError,
     Rules,
     RunError,
     Table,
     Wager,
+    _core,
     best_splits,
     count_splits,
     make_optimal_table,
@@ -239,6 +241,32 @@ def test_shipped_tables_against_solve_many(way, a234, rng):
     hands = hands[[len(set(h)) == 7 for h in hands]]
     np.testing.assert_array_equal(best_splits(hands, way, rules),
                                   solve_many(hands, way, rules).best)
+
+
+@pytest.mark.parametrize("way,a234", SHIPPED)
+def test_each_shipped_table_is_its_built_in_ways(way, a234):
+    """best_splits reads the shipped table of a way named, without loading the way: each
+    table must be for the built-in way of its name (its digest), and a HouseWay given reads
+    the same table."""
+    rules = Rules(a234=a234)
+    table = opt._shipped(way, a234)
+    assert table is not None and table.way == way
+    assert table.matches(HouseWay.named(way), rules)
+    assert not table.matches(HouseWay.named("high-first"), rules)
+    hands = random_hands(50, 29)
+    np.testing.assert_array_equal(best_splits(hands, f" {way.upper()} ", rules),
+                                  best_splits(hands, HouseWay.named(way), rules))
+
+
+def test_a_class_index_out_of_order_is_refused():
+    start, end, local = opt._index()
+    assert start.shape == (_core.SLOT_COUNT,)
+    opt._check_index((start, end, local), "the index")               # as built: accepted
+    lo = int(start[int(np.argmax(end - start))])                      # inside the longest range
+    swapped = local.copy()
+    swapped[lo + 1], swapped[lo + 2] = local[lo + 2], local[lo + 1]
+    with pytest.raises(FileError, match="the index is not the class index"):
+        opt._check_index((start, end, swapped), "the index")
 
 
 @pytest.mark.slow

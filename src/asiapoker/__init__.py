@@ -22,7 +22,12 @@ ones most calls need; each module's page has the rest:
 'Flush, A-K-Q-5 of spades'
 """
 
-from . import analysis, equilibrium, known, optimal, rack, simulation, table
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from . import equilibrium, known, optimal, rack
 from .bonus import (
     BONUS_CATEGORIES,
     BonusOdds,
@@ -57,7 +62,6 @@ from .house_way import DEFAULT_WAY, HouseWay, dealer_strengths, house_way, house
 from .optimal import OptimalTable, best_splits, make_optimal_table
 from .ranks import CATEGORIES, HandRank, rank, strengths
 from .rules import Rules
-from .sampling import exploitability
 from .setting import (
     SPLIT_POSITIONS,
     Outcome,
@@ -70,7 +74,6 @@ from .setting import (
     split_strengths_of,
     splits,
 )
-from .simulation import SimResult, simulate
 from .solver import (
     BatchSolution,
     SettingResult,
@@ -80,8 +83,43 @@ from .solver import (
     solve_chunks,
     solve_many,
 )
-from .spots import SpotsSolution, solve_spots
-from .table import Table, Wager
+
+# the modules a first call of the solver or of best_splits does not need are imported when a
+# name of theirs is first read (PEP 562), so that ``import asiapoker`` stays quick
+_LAZY = {"analysis": "analysis", "simulation": "simulation", "table": "table",
+         "exploitability": "sampling", "SimResult": "simulation", "simulate": "simulation",
+         "SpotsSolution": "spots", "solve_spots": "spots", "Table": "table", "Wager": "table"}
+
+if TYPE_CHECKING:
+    from . import analysis, simulation, table
+    from .sampling import exploitability
+    from .simulation import SimResult, simulate
+    from .spots import SpotsSolution, solve_spots
+    from .table import Table, Wager
+
+
+def __getattr__(name: str) -> Any:
+    """A name of a module imported on first use, or any public submodule."""
+    home = _LAZY.get(name)
+    if home is None:
+        if name.startswith("_") or name not in _SUBMODULES:
+            raise AttributeError(f"module 'asiapoker' has no attribute {name!r}")
+        home = name
+    module = importlib.import_module(f".{home}", __name__)
+    value = module if home == name else getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+_SUBMODULES = frozenset({"analysis", "bonus", "card_page", "card_search", "cards", "cli",
+                         "equilibrium", "errors", "house_way", "known", "optimal", "parquet",
+                         "pricing", "rack", "ranks", "report", "rules", "sampling", "setting",
+                         "simulation", "solver", "spots", "strategy", "suit_classes", "table",
+                         "web"})
 
 __version__ = "0.1.0"
 

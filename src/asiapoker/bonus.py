@@ -90,12 +90,11 @@ class PayTable:
         # the paid category of every mask: the qualifying category that pays most (ties: the
         # one listed first)
         code = np.full(2048, -1, dtype=np.int16)
-        for mask in range(1, 2048):
-            best, best_pay = -1, 0
-            for i, cat in enumerate(BONUS_CATEGORIES):
-                if mask >> i & 1 and self.pays.get(cat, 0) > best_pay:
-                    best, best_pay = i, self.pays[cat]
-            code[mask] = best
+        masks = np.arange(2048)
+        paid = sorted((i for i, c in enumerate(BONUS_CATEGORIES) if c in self.pays),
+                      key=lambda i: (-self.pays[BONUS_CATEGORIES[i]], i))
+        for i in reversed(paid):           # the best last, so it is what stays
+            code[(masks >> i) & 1 == 1] = i
         self._code_of_mask = code
 
     @classmethod

@@ -108,10 +108,10 @@ def _check_index(index: Index, where: str) -> None:
         ok = ok and (int(s[0]) == 0 and int(e[-1]) == PLAYER_CLASSES
                      and bool((s[1:] == e[:-1]).all()))
     if ok:
-        step = np.diff(local.astype(np.int32))
-        first = np.zeros(PLAYER_CLASSES, dtype=bool)
-        first[start[end > start]] = True
-        ok = bool((step[~first[1:]] > 0).all())
+        ascends = local[1:] > local[:-1]      # ascends[i]: local[i + 1] > local[i]
+        firsts = start[used]
+        ascends[firsts[firsts > 0] - 1] = True  # a range's first code follows another range
+        ok = bool(ascends.all())
     if not ok:
         raise FileError(f"{where} is not the class index")
 
@@ -368,18 +368,25 @@ def shipped_table(way: WayLike = DEFAULT_WAY, rules: Rules | None = None) -> Opt
     """The table shipped with the package for ``way`` under ``rules`` (loaded and verified on
     first use, then kept), or None when there is none."""
     w, r = resolve_way(way), resolve(rules)
-    name = SHIPPED.get((w.name, r.a234))
-    if name is None:
+    table = _shipped(w.name, r.a234)
+    return table if table is not None and table.matches(w, r) else None  # a way of that name,
+                                                                         # but another one
+
+
+def _shipped(name: str, a234: str) -> OptimalTable | None:
+    """The shipped table of the built-in way ``name`` (loaded and verified once), or None."""
+    file = SHIPPED.get((name, a234))
+    if file is None:
         return None
     with _SHIPPED_LOCK:
-        table = _SHIPPED_TABLES.get((w.name, r.a234))
+        table = _SHIPPED_TABLES.get((name, a234))
         if table is None:
-            path = _DATA / name
+            path = _DATA / file
             if not path.exists():  # pragma: no cover - a broken installation
                 return None
             table = OptimalTable.load(path)
-            _SHIPPED_TABLES[(w.name, r.a234)] = table
-    return table if table.matches(w, r) else None      # a way of that name, but another one
+            _SHIPPED_TABLES[(name, a234)] = table
+    return table
 
 
 OptimalTableLike: TypeAlias = OptimalTable | str | os.PathLike[str]
@@ -451,7 +458,14 @@ def best_splits(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = No
     HandSizeError
         A row does not have seven cards.
     """
-    w, r = resolve_way(way), resolve(rules)
+    r = resolve(rules)
+    if table is None and not solve and isinstance(way, str):
+        # a built-in way by name: its shipped table, without loading the way itself (a test
+        # holds every shipped table to its way's digest; from_function takes no built-in name)
+        t = _shipped(way.strip().lower(), r.a234)
+        if t is not None:
+            return t.best_splits(hands)
+    w = resolve_way(way)
     arr = as_card_array(hands, 7, "hands")
     t = resolve_table(table, w, r)
     if t is None:

@@ -85,13 +85,33 @@ cdef int32_t eval4_ids(int a, int b, int c, int d, int a234_low) noexcept nogil:
         return eval4_plain(a >> 2, b >> 2, c >> 2, d >> 2, a & 3, b & 3, c & 3, d & 3, a234_low)
     # rule 2.2: the joker is an ace, or any absent card that completes a straight or flush.
     best = eval4_plain(12, a >> 2, b >> 2, c >> 2, 4, a & 3, b & 3, c & 3, a234_low)
-    for x in range(52):
-        if x == a or x == b or x == c:
-            continue
-        v = eval4_plain(x >> 2, a >> 2, b >> 2, c >> 2, x & 3, a & 3, b & 3, c & 3, a234_low)
-        cat = v >> 16
-        if (cat == STRAIGHT or cat == FLUSH or cat == SFLUSH or cat == ROYAL) and v > best:
-            best = v
+    cdef int ra = a >> 2, rb = b >> 2, rc = c >> 2, s, y, top
+    cdef int lo = max(ra, max(rb, rc)) - 3, hi = min(ra, min(rb, rc)) + 3
+    cdef bint one_suit = (a & 3) == (b & 3) == (c & 3)
+    cdef bint wheel = (ra == 12 or ra <= 2) and (rb == 12 or rb <= 2) and (rc == 12 or rc <= 2)
+    if not one_suit and (ra == rb or rb == rc or ra == rc):
+        return best                      # neither a straight (ranks repeat) nor a flush
+    top = 12                             # the best flush: the joker as the highest rank absent
+    while top == ra or top == rb or top == rc:
+        top -= 1
+    for x in range(13):                  # the joker as each rank that can complete a straight
+        if not (lo <= x <= hi or (wheel and (x == 12 or x <= 2)) or (one_suit and x == top)):
+            continue                     # (or the flush): in the cards' suit (a flush, if
+        for y in range(2):               # any) and in one that makes none
+            if y == 0:
+                if not one_suit:
+                    continue
+                s = a & 3
+            else:
+                s = ((a & 3) + 1) & 3 if one_suit else 0
+                while not one_suit and ((x << 2) | s) in (a, b, c):
+                    s += 1               # an absent card of that rank (at most 3 are here)
+            if ((x << 2) | s) == a or ((x << 2) | s) == b or ((x << 2) | s) == c:
+                continue
+            v = eval4_plain(x, ra, rb, rc, s, a & 3, b & 3, c & 3, a234_low)
+            cat = v >> 16
+            if (cat == STRAIGHT or cat == FLUSH or cat == SFLUSH or cat == ROYAL) and v > best:
+                best = v
     return best
 
 
