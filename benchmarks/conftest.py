@@ -2,6 +2,16 @@ import numpy as np
 import pytest
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """Benchmarks run in this one process: the suite's settings ask pytest-xdist for one
+    process a core, and timings taken beside other tests would mean nothing (pytest-benchmark
+    would switch itself off)."""
+    if getattr(config.option, "dist", "no") != "no":
+        config.option.dist = "no"
+        config.option.numprocesses = None
+
+
 def random_hands(n: int, width: int, seed: int = 7) -> np.ndarray:
     """n rows of ``width`` distinct card ids (0..52), int8."""
     rng = np.random.default_rng(seed)
