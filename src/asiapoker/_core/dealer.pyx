@@ -255,6 +255,10 @@ cdef class DealerModel:
         cdef int c[7]
         cdef int32_t* dist
         cdef int64_t* scratch
+        if (hands.shape[1] != 7 or out.shape[0] != hands.shape[0] or out.shape[1] != NSPLITS
+                or totals.shape[0] != hands.shape[0]):
+            raise ValueError("asiapoker: solve_rows needs n x 7 rows, n x 105 counts and n "
+                             "totals")
         with nogil:
             bad = check_rows(hands)
             if bad < 0:

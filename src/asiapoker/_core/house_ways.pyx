@@ -143,6 +143,8 @@ def house_way_kernel(const card_t[:, ::1] hands, int a234_low, int kind, int fir
     cdef Py_ssize_t i, bad
     cdef int c[7]
     cdef int32_t hml[3]
+    if hands.shape[1] != 7 or out.shape[0] != hands.shape[0] or out.shape[1] != 3:
+        raise ValueError("asiapoker: house_way_kernel needs n x 7 rows and n x 3 outputs")
     with nogil:
         bad = check_rows(hands)
         if bad < 0:

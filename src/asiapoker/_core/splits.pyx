@@ -45,6 +45,8 @@ def legal_kernel(const card_t[:, ::1] hands, int a234_low, uint8_t[:, ::1] out):
     cdef int32_t medium21[21]
     cdef int32_t low7[7]
     cdef int32_t m
+    if hands.shape[1] != 7 or out.shape[0] != hands.shape[0] or out.shape[1] != NSPLITS:
+        raise ValueError("asiapoker: legal_kernel needs n x 7 rows and n x 105 outputs")
     with nogil:
         bad = check_rows(hands)
         if bad < 0:

@@ -239,6 +239,8 @@ def strengths_kernel(const card_t[:, ::1] hands, int a234_low, int32_t[::1] out)
     (nothing written) or -1."""
     cdef Py_ssize_t i, n = hands.shape[0], w = hands.shape[1]
     cdef Py_ssize_t bad
+    if (w != 1 and w != 2 and w != 4) or out.shape[0] != n:
+        raise ValueError("asiapoker: strengths_kernel needs n x 1, 2 or 4 rows and n outputs")
     with nogil:
         bad = check_rows(hands)
         if bad < 0:
