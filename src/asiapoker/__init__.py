@@ -25,6 +25,7 @@ ones most calls need; each module's page has the rest:
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from typing import TYPE_CHECKING, Any
 
 from . import equilibrium, known, optimal, rack
@@ -86,8 +87,7 @@ from .solver import (
 
 # the modules a first call of the solver or of best_splits does not need are imported when a
 # name of theirs is first read (PEP 562), so that ``import asiapoker`` stays quick
-_LAZY = {"analysis": "analysis", "simulation": "simulation", "table": "table",
-         "exploitability": "sampling", "SimResult": "simulation", "simulate": "simulation",
+_LAZY = {"exploitability": "sampling", "SimResult": "simulation", "simulate": "simulation",
          "SpotsSolution": "spots", "solve_spots": "spots", "Table": "table", "Wager": "table"}
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ def __getattr__(name: str) -> Any:
     """A name of a module imported on first use, or any public submodule."""
     home = _LAZY.get(name)
     if home is None:
-        if name.startswith("_") or name not in _SUBMODULES:
+        if name not in _SUBMODULES:
             raise AttributeError(f"module 'asiapoker' has no attribute {name!r}")
         home = name
     module = importlib.import_module(f".{home}", __name__)
@@ -115,11 +115,8 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 
-_SUBMODULES = frozenset({"analysis", "bonus", "card_page", "card_search", "cards", "cli",
-                         "equilibrium", "errors", "house_way", "known", "optimal", "parquet",
-                         "pricing", "rack", "ranks", "report", "rules", "sampling", "setting",
-                         "simulation", "solver", "spots", "strategy", "suit_classes", "table",
-                         "web"})
+_SUBMODULES = frozenset(m.name for m in pkgutil.iter_modules(__path__)
+                        if not m.name.startswith("_"))
 
 __version__ = "0.1.0"
 

@@ -80,12 +80,7 @@ cdef void build() noexcept nogil:
 build()
 
 
-ctypedef fused sorted_t:
-    uint16_t
-    int32_t
-
-
-cdef inline Py_ssize_t find_sorted(const sorted_t* a, Py_ssize_t lo, Py_ssize_t hi,
+cdef inline Py_ssize_t find_sorted(const int32_t* a, Py_ssize_t lo, Py_ssize_t hi,
                                    Py_ssize_t x) noexcept nogil:
     """Index of ``x`` in the ascending ``a[lo:hi]``, or -1."""
     cdef Py_ssize_t end = hi, mid
