@@ -103,20 +103,56 @@ def dealer_model_arrays(triples: Triples, a234_low: int) -> dict[str, npt.NDArra
     sg_true = np.concatenate(sg_blocks[0::2])
     sg_rank = np.concatenate(sg_blocks[1::2])
     keep = sg_true != sg_rank
+    # without the joker, then with it; F-major; in a run of one F, the strongest true high
+    # first (triple indices ascend with the high strength): the order the core reads
+    fr_all = np.concatenate(flush_ranks)
+    fj_all = np.concatenate(flush_joker)
+    order = np.flatnonzero(keep)
+    order = order[np.lexsort((-sg_true[order], fr_all[order], fj_all[order]))]
     db = np.stack(blocks[-4:], axis=1)
     db_keep = ~(((db[:, 0] == db[:, 1]) & (db[:, 2] == db[:, 3]))
                 | ((db[:, 0] == db[:, 2]) & (db[:, 1] == db[:, 3])))
     medium_values, low_values = _strength_values(a234_low)
     th, tm, tl = uniq >> 40, (uniq >> 20) & 0xFFFFF, uniq & 0xFFFFF
-    return dict(zip(_core.MODEL_ARRAYS, (
-        th.astype(np.int32), np.searchsorted(medium_values, tm).astype(np.int16),
-        np.searchsorted(low_values, tl).astype(np.int8),
-        np.ascontiguousarray(rank_pairs), np.concatenate(rank_joker).astype(np.uint8), rank_triple,
-        np.concatenate(flush_ranks)[keep], np.ascontiguousarray(np.concatenate(flush_others)[keep]),
-        np.concatenate(flush_joker).astype(np.uint8)[keep],
-        np.ascontiguousarray(np.stack([sg_true, sg_rank], 1)[keep]),
-        _mask(f1)[db_keep], _mask(f2)[db_keep], np.ascontiguousarray(db[db_keep]),
-        medium_values.copy(), low_values.copy()), strict=True))
+    rank_joker_all = np.concatenate(rank_joker).astype(np.uint8)
+    flush_others_all = np.ascontiguousarray(np.concatenate(flush_others)[order])
+    arrays = {
+        "triple_high": th.astype(np.int32),
+        "triple_medium": np.searchsorted(medium_values, tm).astype(np.int16),
+        "triple_low": np.searchsorted(low_values, tl).astype(np.int8),
+        "rank_pairs": np.ascontiguousarray(rank_pairs), "rank_joker": rank_joker_all,
+        "rank_triple": rank_triple,
+        "flush_ranks": fr_all[order], "flush_others": flush_others_all,
+        "flush_joker": fj_all.astype(np.uint8)[order],
+        "flush_triples": np.ascontiguousarray(np.stack([sg_true, sg_rank], 1)[order]),
+        "flush_class": entry_classes(rank_pairs, rank_joker_all, fr_all[order],
+                                     flush_others_all, fj_all[order]),
+        "double_ranks1": _mask(f1)[db_keep], "double_ranks2": _mask(f2)[db_keep],
+        "double_triples": np.ascontiguousarray(db[db_keep]),
+        "medium_values": medium_values.copy(), "low_values": low_values.copy()}
+    _core.check_layout(arrays)
+    return arrays
+
+
+def entry_classes(rank_pairs: npt.NDArray[Any], rank_joker: npt.NDArray[Any],
+                  flush_ranks: npt.NDArray[Any], flush_others: npt.NDArray[Any],
+                  flush_joker: npt.NDArray[Any]) -> npt.NDArray[np.int32]:
+    """Each flush entry's rank class: the class of the multiset F + O with the entry's joker
+    flag, found by each multiset's base-5 number (``_count_keys``; the joker adds 5^13).
+    Raises ValueError when an entry has none."""
+    keys = (_count_keys(rank_pairs // 5, rank_pairs % 5)
+            + np.where(rank_joker != 0, _POW5[13], 0))
+    f_bits = (flush_ranks[:, None].astype(np.int64) >> np.arange(13)) & 1
+    o_ranks = np.where(flush_others == 0, 13, flush_others // 4)
+    fkeys = ((f_bits * _POW5[:13]).sum(1) + _count_keys(o_ranks, flush_others % 4)
+             + np.where(flush_joker != 0, _POW5[13], 0))
+    order = np.argsort(keys)
+    sorted_keys = keys[order]
+    pos = np.minimum(np.searchsorted(sorted_keys, fkeys), len(keys) - 1)
+    if not np.array_equal(sorted_keys[pos], fkeys):
+        raise ValueError("asiapoker: a flush entry has no rank class")
+    classes: npt.NDArray[np.int32] = order[pos].astype(np.int32)
+    return classes
 
 
 def build_dealer_model(triples: Triples, a234_low: int) -> _core.DealerModel:
@@ -124,22 +160,12 @@ def build_dealer_model(triples: Triples, a234_low: int) -> _core.DealerModel:
     return _core.DealerModel(a234_low, **dealer_model_arrays(triples, a234_low))
 
 
-MODEL_LAYOUT: tuple[tuple[str, type[np.generic], int], ...] = (
-    ("triple_high", np.int32, 0), ("triple_medium", np.int16, 0), ("triple_low", np.int8, 0),
-    ("rank_pairs", np.uint8, 7), ("rank_joker", np.uint8, 0), ("rank_triple", np.int32, 0),
-    ("flush_ranks", np.uint16, 0), ("flush_others", np.uint8, 3), ("flush_joker", np.uint8, 0),
-    ("flush_triples", np.int32, 2), ("double_ranks1", np.uint16, 0),
-    ("double_ranks2", np.uint16, 0), ("double_triples", np.int32, 4),
-    ("medium_values", np.int32, 0), ("low_values", np.int32, 0))
-"""The dealer model's layout, described once: each array's name, dtype and width (0 for a
-plain vector), in the order of ``_core.MODEL_ARRAYS``; ``_core/dealer.pxd`` says what each
-holds.  The checks of a cached model below are derived from it."""
-_SAME_LENGTH = (("triple_high", "triple_medium", "triple_low"),
-                ("rank_pairs", "rank_joker", "rank_triple"),
-                ("flush_ranks", "flush_others", "flush_joker", "flush_triples"),
-                ("double_ranks1", "double_ranks2", "double_triples"))
-"""Arrays that must have one length: the triples, the rank classes, the flush entries, the
-two-flush entries."""
+MODEL_LAYOUT: tuple[tuple[str, np.dtype[Any], int], ...] = tuple(
+    (name, np.dtype(dtype), width) for name, dtype, width, _, _ in _core.MODEL_LAYOUT)
+"""The dealer model's layout as (name, dtype, width: 0 for a plain vector), in the order of
+``_core.MODEL_ARRAYS``: derived from ``_core.MODEL_LAYOUT``, where it is described once
+(with each array's group of one length and the bound of its values, from which the checks
+of a cached model below are derived); ``_core/dealer.pxd`` says what each holds."""
 _SAMPLED_CLASSES = 64
 """Rank classes read back and compared with the way's own triples, per cached model."""
 _SAMPLED_ENTRIES = 4096
@@ -183,26 +209,16 @@ def _check(arrays: dict[str, npt.NDArray[Any]], a234_low: int, triples: Triples)
     reads them as a tail); on samples, flush entries' rank triples their rank classes', and
     rank classes set as ``triples`` sets them.  Cheap: a first read costs about what reading
     the file does."""
-    if set(arrays) != set(_core.MODEL_ARRAYS):
-        raise FileError("not the arrays of a dealer model (names)")
-    for name, dtype, width in MODEL_LAYOUT:
+    try:
+        lengths = _core.check_layout(arrays)
+    except ValueError as exc:
+        raise FileError(str(exc).removeprefix("asiapoker: ")) from None
+    n = lengths["triples"]
+    for name, _, _, _, bound in _core.MODEL_LAYOUT:
         a = arrays[name]
-        if a.dtype != np.dtype(dtype) or a.ndim != (2 if width else 1) or (
-                width and a.shape[1] != width):
-            raise FileError(f"array {name} is {a.dtype} {a.shape}, not {np.dtype(dtype)} "
-                            f"{'n x ' + str(width) if width else 'n'}")
-    for group in _SAME_LENGTH:
-        if len({len(arrays[k]) for k in group}) != 1:
-            raise FileError(f"arrays {', '.join(group)} differ in length")
-    n = len(arrays["triple_high"])
-    ranges = [("triple_medium", 0, 91), ("triple_low", 0, 13), ("rank_triple", 0, n),
-              ("flush_others", 0, 52), ("flush_triples", 0, n), ("double_triples", 0, n),
-              ("flush_ranks", 0, 1 << 13), ("double_ranks1", 0, 1 << 13),
-              ("double_ranks2", 0, 1 << 13)]
-    for k, lo, hi in ranges:
-        a = arrays[k]
-        if a.size and (int(a.min()) < lo or int(a.max()) >= hi):
-            raise FileError(f"array {k} holds an index outside {lo}..{hi - 1}")
+        hi = lengths[bound] if isinstance(bound, str) else bound
+        if hi is not None and a.size and (int(a.min()) < 0 or int(a.max()) >= hi):
+            raise FileError(f"array {name} holds an index outside 0..{hi - 1}")
     medium_values, low_values = _strength_values(a234_low)
     if not (np.array_equal(arrays["medium_values"], medium_values)
             and np.array_equal(arrays["low_values"], low_values)):
@@ -256,6 +272,8 @@ def _check(arrays: dict[str, npt.NDArray[Any]], a234_low: int, triples: Triples)
     if (cls < 0).any() or not np.array_equal(arrays["rank_triple"][np.maximum(cls, 0)],
                                              arrays["flush_triples"][some, 1]):
         raise FileError("a flush entry's rank triple is not its rank class's")
+    if not np.array_equal(arrays["flush_class"][some], cls):
+        raise FileError("a flush entry's rank class is not the class of its ranks")
     # a sample of the rank classes, set as this way sets them
     idx = np.sort(rng.choice(len(packed), _SAMPLED_CLASSES, replace=False))
     for with_joker_ in (False, True):

@@ -22,10 +22,11 @@ This package re-exports the Python-facing functions, which the rest of asiapoker
 
 from .bonus import BONUS_CATEGORIES, bonus_enumerate, bonus_kernel
 from .class_keys import class_keys_kernel, class_weights_enumerate, classify_kernel
-from .dealer import MODEL_ARRAYS, DealerModel
+from .dealer import DealerModel
 from .groups import solve_groups_kernel
 from .house_ways import BUILTIN_WAYS, choose_one, house_way_kernel
 from .known_cards import dealer_distribution, solve_known_kernel
+from .layout import MODEL_ARRAYS, MODEL_LAYOUT, check_layout
 from .optimal import SLOT_COUNT, best_splits_kernel, index_codes_kernel
 from .reference import enumerate_dealer
 from .splits import (
@@ -44,11 +45,13 @@ __all__ = [
     "BUILTIN_WAYS",
     "CATEGORIES",
     "MODEL_ARRAYS",
+    "MODEL_LAYOUT",
     "SLOT_COUNT",
     "DealerModel",
     "best_splits_kernel",
     "bonus_enumerate",
     "bonus_kernel",
+    "check_layout",
     "choose_one",
     "chosen_kernel",
     "class_codes_kernel",

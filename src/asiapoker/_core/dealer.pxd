@@ -5,11 +5,12 @@
 # holds 4+ of its cards (3+ with the joker).  A DealerModel holds the triple of every rank
 # class and the exact correction of every flush-capable class (suit s holds exactly the
 # ranks F, the other cards have ranks O in the other suits), laid out by
-# asiapoker._models.dealer_model_arrays.  For a player hand the dealer's distribution over
-# the triples is counted with binomials of the cards left (``distribution``), and the
-# two-of-three counts come from one sweep over the triples in high-strength order with 2D
-# prefix sums over (medium, low) (``wins``).
-
+# asiapoker._models.dealer_model_arrays.  For a player hand the dealer's hands are counted
+# with binomials of the cards left (``distribution``) straight into the player's grid: a
+# dealer triple matters to the 105 splits only through where each of its three strengths
+# falls among the player's own distinct strengths (at most 35 highs, 21 mediums and 7 lows),
+# so its count lands in one cell of at most 36 x 22 x 8 (``Grid``), and one 3D prefix sum
+# over the grid gives every split's wins on two hands of three (``grid_wins``).
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t
 
 from asiapoker._core.strengths cimport Tables, tables
@@ -18,6 +19,38 @@ cdef enum:
     NM = 91          # distinct medium (2-card) strengths
     NL = 13          # distinct low (1-card) strengths
     CELLS = 92 * 14  # (NM + 1) * (NL + 1): a (medium, low) grid with a zero row and column
+    CODE_SHIFT = 11  # a triple's code: its high strength's index << CODE_SHIFT | its (medium,
+    CODE_ML = 2047   # low) index pair medium * NL + low (< 2048 = CODE_ML + 1)
+    GRID_CELLS = 36 * 22 * 8   # the largest grid of one hand
+
+
+cdef struct Grid:
+    # Where a dealer triple lands for one player hand (or one group of hands): a threshold
+    # list per hand of three (the player's distinct strengths, ascending; a split wins that
+    # hand when the dealer's is below its threshold), and the bucket of a dealer strength =
+    # the number of thresholds at or below it, so a split whose threshold is the i-th beats
+    # exactly the dealer strengths of buckets 0..i.  Cell (bh, bm, bl) is at
+    # (bh * nm + bm) * nl + bl.
+    int nh, nm, nl               # buckets along each axis: thresholds + 1
+    int size                     # nh * nm * nl
+    int32_t max_high             # the largest high threshold (-2^31 + 1 when there is none)
+    int32_t* hb                  # [high index] the offset of that dealer high's bucket
+    int32_t mlb[NM * NL]         # [medium * NL + low] the offset of its (medium, low) bucket
+
+
+cdef struct Work:
+    # One thread's space for counting hands into a grid (``work_alloc``, ``work_free``).
+    Grid g
+    int32_t* cells               # [cell] dealer hands (capacity cells)
+    int64_t* pre                 # [cell] their prefix sums, or any int64 scratch of that size
+    int32_t* sub                 # [rank class] its hands that are flush hands, taken out
+    int32_t* ow                  # [suits * n_others + o] off-suit ways of a flush entry's O,
+                                 # summed over a set of suits (a 4-bit mask)
+    int64_t* lw                  # [part] hands of a low rank part, then of a high one (then
+                                 # the same without a card)
+    int32_t* top                 # [medium * NL + low] hands in the top high bucket (zeros
+                                 # between uses, as sub)
+    Py_ssize_t capacity          # cells that cells and pre hold
 
 
 cdef class DealerModel:
@@ -26,45 +59,70 @@ cdef class DealerModel:
     # The triples, sorted by high strength (index t is "triple t" below).
     cdef int32_t[::1] triple_high              # [t] its high hand's strength
     cdef int16_t[::1] triple_cell              # [t] (medium index + 1) * (NL + 1) + low index + 1
+    cdef int32_t[::1] high_values              # the distinct high strengths, ascending
+    cdef readonly Py_ssize_t n_high_values     # their number (the length of a Grid's hb)
     cdef int32_t[::1] medium_values            # the NM distinct medium strengths, ascending
     cdef int32_t[::1] low_values               # the NL distinct low strengths, ascending
     # Rank classes: dealer hands no suit can make a flush of, counted by ranks alone; the
     # classes with the joker come last.
     cdef uint8_t[:, ::1] rank_pairs            # [n] up to 7 (rank, count): rank * 5 + count, 0 none
     cdef int32_t[::1] rank_triple              # [n] the class's triple
+    cdef int32_t[::1] rank_code                # [n] that triple's code (CODE_SHIFT)
+    cdef uint16_t[::1] rank_low                # [n] its part of ranks 2-8 among low_pairs
+    cdef uint16_t[::1] rank_high               # [n] its part of ranks 9-A among high_pairs
+    cdef uint8_t[:, ::1] low_pairs             # [p] the distinct such parts, as rank_pairs
+    cdef uint8_t[:, ::1] high_pairs            # [p] the same for ranks 9-A
     cdef Py_ssize_t rank_joker_start           # the first class with the joker
-    # Single-flush corrections, F-major: suit s holds exactly the ranks F, the other cards O
-    # lie in the other suits; each entry moves its count from the rank-only triple to the
-    # true one.  The entries with the joker come last.
+    # Single-flush corrections: suit s holds exactly the ranks F, the other cards O lie in
+    # the other suits; each entry moves its count from the rank-only triple to the true one.
+    # The entries without the joker, then those with it; F-major; within a run of one F, by
+    # true high strength, the strongest first.
     cdef uint16_t[::1] flush_ranks             # [n] F, a 13-bit rank mask
     cdef uint16_t[::1] flush_named_ranks       # [n] every rank the entry names (F and O)
     cdef int32_t[::1] flush_runs               # starts of the runs of entries with one F and
                                                # joker flag, then the number of entries
     cdef Py_ssize_t run_joker_start            # the first run with the joker
+    cdef int32_t[::1] run_least_high           # [run] the least high index of its true triples
     cdef uint8_t[:, ::1] flush_others          # [n] up to 3 (rank, count) of O as rank * 4 + count
-    cdef int32_t[:, ::1] flush_triples         # [n] (true triple: +count, rank-only triple: -count)
+    cdef int32_t[:, ::1] flush_codes           # [n] codes of (true triple: +count, rank-only
+                                               # triple: -count)
+    cdef int32_t[::1] flush_class              # [n] its rank class (F + O, its joker flag)
+    cdef uint16_t[::1] flush_oid               # [n] its O among other_pairs
+    cdef uint8_t[:, ::1] other_pairs           # [o] the distinct O, as flush_others
     # Two-flush corrections (3 + 3 + the joker), F1-major.
     cdef uint16_t[::1] double_ranks1           # [n] the first suit's ranks
     cdef uint16_t[::1] double_ranks2           # [n] the second suit's ranks
-    cdef int32_t[:, ::1] double_triples        # [n] (+true, -single1, -single2, +rank-only)
+    cdef int32_t[:, ::1] double_codes          # [n] codes of (+true, -single1, -single2,
+                                               # +rank-only)
     # The same over the triples they touch only (solve_groups_kernel).
     cdef int32_t[::1] double_high              # [u] those triples' high strengths, ascending
     cdef int16_t[::1] double_cell              # [u] their cells
     cdef int32_t[:, ::1] double_positions      # [n] each entry's four triples among them
     cdef int32_t[::1] double_runs              # starts of the runs with one F1, then the count
 
-    # add the dealer hands of rank classes first..last-1, counted by rank alone
+    # add the dealer hands of rank classes first..last-1, counted by rank alone, to ``cells``
     cdef void rank_part(self, const int64_t* rank_ways, Py_ssize_t first, Py_ssize_t last,
-                        int32_t* dist) noexcept nogil
-    # add the single-flush corrections of runs first_run..last_run-1
-    cdef void flush_part(self, const int* availmask, const int64_t* offsuit_ways,
-                         Py_ssize_t first_run, Py_ssize_t last_run, int32_t* dist) noexcept nogil
-    # dist[t] = dealer hands from the cards not in ``removed`` whose triple is t
-    cdef void distribution(self, const int* removed, int n_removed, int32_t* dist) noexcept nogil
-    # the 105 counts of ``player``'s splits against ``dist`` (side 0 the player's wins, side 1
-    # the dealer's hands that do not lose); returns the number of hands in ``dist``
-    cdef int64_t wins(self, const int* player, const int32_t* dist, int64_t* out,
-                      int64_t* scratch, int side) noexcept nogil
+                        const Grid* g, int32_t* cells) noexcept nogil
+    # w.cells = the dealer hands from the cards not in ``removed``, by their cell of w.g
+    cdef void distribution(self, const int* removed, int n_removed, Work* w) noexcept nogil
+    # the same for all of them (card -1) or those that hold ``card``
+    cdef void count_hands(self, const int* removed, int n_removed, int card,
+                          Work* w) noexcept nogil
+    # lw = the hands of each low rank part, then of each high one
+    cdef void part_ways(self, const int64_t* rank_ways, int64_t* lw) noexcept nogil
+    # the grid of ``player``'s seven cards (side 0 the player's wins, side 1 the dealer's
+    # hands that do not lose) and each split's (high, medium, low) threshold index packed as
+    # high << 16 | medium << 8 | low, -1 for a foul
+    cdef void hand_grid(self, const int* player, int side, Grid* g, int* at) noexcept nogil
+    # g from threshold lists (high strengths; medium and low indices), each ascending, distinct
+    cdef void build_grid(self, const int32_t* uh, int nh, const int32_t* um, int nm,
+                         const int32_t* ul, int nl, Grid* g) noexcept nogil
+
+
+# space for counting into grids of up to ``capacity`` cells (0, or -1 when memory is short:
+# then w holds nothing to free)
+cdef int work_alloc(DealerModel m, Work* w, Py_ssize_t capacity) noexcept nogil
+cdef void work_free(Work* w) noexcept nogil
 
 
 # the cards the dealer's hands are made of, from the cards not in ``removed`` (see dealer.pyx)
@@ -84,66 +142,26 @@ cdef inline void suit_ways(const int* avail, int ranks_in_suit, int64_t* ways) n
     ways[0] = 1
 
 
+cdef inline int32_t cell_of(const Grid* g, int32_t code) noexcept nogil:
+    """The cell of ``g`` a triple's code lands in."""
+    return g.hb[code >> CODE_SHIFT] + g.mlb[code & CODE_ML]
+
+
 cdef inline void add_flushes(const uint8_t* sgo, const int32_t* sgt, Py_ssize_t n0,
-                             Py_ssize_t n1, const int64_t* ways, int32_t* dist) noexcept nogil:
+                             Py_ssize_t n1, const int64_t* ways, const Grid* g,
+                             int32_t* dist) noexcept nogil:
     """The single-flush corrections n0..n1-1 of one suit whose available ranks hold their
     flush set: each entry's count, the product of ``ways`` (the off-suit ways) over its
-    (rank, count) bytes, added at its true triple and taken from its rank-only one."""
+    (rank, count) bytes, added at its true triple's cell and taken from its rank-only one's
+    (``sgt``: the codes)."""
     cdef Py_ssize_t n
     cdef const uint8_t* o
     cdef int64_t cnt
     for n in range(n0, n1):            # no test for cnt == 0: adding 0 costs less than it
         o = sgo + 3 * n
         cnt = ways[o[0]] * ways[o[1]] * ways[o[2]]
-        dist[sgt[2 * n]] += <int32_t>cnt
-        dist[sgt[2 * n + 1]] -= <int32_t>cnt
-
-
-# the same for the suits (two, three or all four) whose available ranks hold the flush set,
-# each entry read once: its count is the sum of the suits' products (one function a number of
-# suits, so that no loop over the suits runs inside the loop over the entries)
-cdef inline void add_flushes2(const uint8_t* sgo, const int32_t* sgt, Py_ssize_t n0,
-                              Py_ssize_t n1, const int64_t* w0, const int64_t* w1,
-                              int32_t* dist) noexcept nogil:
-    cdef Py_ssize_t n
-    cdef const uint8_t* o
-    cdef int64_t cnt
-    for n in range(n0, n1):
-        o = sgo + 3 * n
-        cnt = w0[o[0]] * w0[o[1]] * w0[o[2]] + w1[o[0]] * w1[o[1]] * w1[o[2]]
-        dist[sgt[2 * n]] += <int32_t>cnt
-        dist[sgt[2 * n + 1]] -= <int32_t>cnt
-
-
-cdef inline void add_flushes3(const uint8_t* sgo, const int32_t* sgt, Py_ssize_t n0,
-                              Py_ssize_t n1, const int64_t* w0, const int64_t* w1,
-                              const int64_t* w2, int32_t* dist) noexcept nogil:
-    cdef Py_ssize_t n
-    cdef const uint8_t* o
-    cdef int64_t cnt
-    for n in range(n0, n1):
-        o = sgo + 3 * n
-        cnt = (w0[o[0]] * w0[o[1]] * w0[o[2]] + w1[o[0]] * w1[o[1]] * w1[o[2]]
-               + w2[o[0]] * w2[o[1]] * w2[o[2]])
-        dist[sgt[2 * n]] += <int32_t>cnt
-        dist[sgt[2 * n + 1]] -= <int32_t>cnt
-
-
-cdef inline void add_flushes4(const uint8_t* sgo, const int32_t* sgt, Py_ssize_t n0,
-                              Py_ssize_t n1, const int64_t** w, int32_t* dist) noexcept nogil:
-    cdef Py_ssize_t n
-    cdef const uint8_t* o
-    cdef int64_t cnt
-    cdef const int64_t* w0 = w[0]
-    cdef const int64_t* w1 = w[1]
-    cdef const int64_t* w2 = w[2]
-    cdef const int64_t* w3 = w[3]
-    for n in range(n0, n1):
-        o = sgo + 3 * n
-        cnt = (w0[o[0]] * w0[o[1]] * w0[o[2]] + w1[o[0]] * w1[o[1]] * w1[o[2]]
-               + w2[o[0]] * w2[o[1]] * w2[o[2]] + w3[o[0]] * w3[o[1]] * w3[o[2]])
-        dist[sgt[2 * n]] += <int32_t>cnt
-        dist[sgt[2 * n + 1]] -= <int32_t>cnt
+        dist[cell_of(g, sgt[2 * n])] += <int32_t>cnt
+        dist[cell_of(g, sgt[2 * n + 1])] -= <int32_t>cnt
 
 
 cdef inline void prefix2d(const int64_t* a, int64_t* p) noexcept nogil:
@@ -159,3 +177,112 @@ cdef inline void prefix2d(const int64_t* a, int64_t* p) noexcept nogil:
         for y in range(1, NL + 1):
             run += a[x * (NL + 1) + y]
             p[x * (NL + 1) + y] = p[(x - 1) * (NL + 1) + y] + run
+
+
+cdef inline int64_t grid_prefix(const Grid* g, const int32_t* cells, int64_t* p) noexcept nogil:
+    """p = the inclusive 3D prefix sums of ``cells`` over ``g``; returns the sum of them all."""
+    cdef int i, j, l, a, sm = g.nl, sh = g.nm * g.nl
+    cdef int64_t run
+    for i in range(g.nh):
+        for j in range(g.nm):
+            a = i * sh + j * sm
+            run = 0
+            for l in range(g.nl):
+                run += cells[a + l]
+                p[a + l] = run
+            if j:
+                for l in range(g.nl):
+                    p[a + l] += p[a - sm + l]
+        if i:
+            a = i * sh
+            for l in range(sh):
+                p[a + l] += p[a - sh + l]
+    return p[g.size - 1]
+
+
+cdef inline int64_t grid_count(const Grid* g, const int64_t* p, int i, int j, int l) noexcept nogil:
+    """The dealer hands of prefix sums ``p`` that thresholds (i, j, l) beat on two hands of
+    three: (high and medium) + (high and low) + (medium and low) - 2 (all three)."""
+    cdef int sm = g.nl, sh = g.nm * g.nl
+    return (p[i * sh + j * sm + g.nl - 1] + p[i * sh + (g.nm - 1) * sm + l]
+            + p[(g.nh - 1) * sh + j * sm + l] - 2 * p[i * sh + j * sm + l])
+
+
+cdef inline int64_t grid_wins(const Grid* g, const int32_t* cells, const int* at, int64_t* out,
+                              int64_t* p) noexcept nogil:
+    """out[k] = the dealer hands of ``cells`` that split k beats on two hands of three (its
+    thresholds ``at[k]``, from ``hand_grid``), 0 for a foul; ``p`` holds g.size int64.
+    Returns the number of hands in ``cells``."""
+    cdef int k, a
+    cdef int64_t total = grid_prefix(g, cells, p)
+    for k in range(105):
+        a = at[k]
+        out[k] = 0 if a < 0 else grid_count(g, p, a >> 16, (a >> 8) & 255, a & 255)
+    return total
+
+
+cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last,
+                          const int* availmask, int sc, int rc, Work* w) noexcept nogil:
+    """Add the single-flush entries of runs first..last-1: each entry's count (w.ow of the set
+    of suits whose available ranks hold its F: its O's off-suit ways summed over them; suit
+    ``sc``, when not -1, only for an F that holds rank ``rc``) goes to its rank class's w.sub
+    and to its true triple's cell of w.g.  The entries whose true high is at least every high
+    threshold all land in the grid's top high bucket: they go to w.top[their (medium, low)
+    pair], which the caller spreads over the grid.  A run lists them first (strongest
+    first), so one comparison a run finds where they end when they are all of it, a binary
+    search when they are not."""
+    cdef const int32_t* run = &m.flush_runs[0]
+    cdef const int32_t* least = &m.run_least_high[0]
+    cdef const uint16_t* sgf = &m.flush_ranks[0]
+    cdef const uint16_t* oid = &m.flush_oid[0]
+    cdef const int32_t* sgt = &m.flush_codes[0, 0]
+    cdef const int32_t* cls = &m.flush_class[0]
+    cdef const int32_t* hb = w.g.hb
+    cdef const int32_t* mlb = w.g.mlb
+    cdef const int32_t* ways
+    cdef int32_t* cells = w.cells
+    cdef int32_t* sub = w.sub
+    cdef int32_t* top = w.top
+    cdef Py_ssize_t r, n, n1, lo, hi, mid, no = m.other_pairs.shape[0]
+    cdef int f, suits
+    cdef int32_t cnt, code, first_top
+    # the least high index whose strength is at least every threshold
+    lo = 0
+    hi = m.n_high_values
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if m.high_values[mid] < w.g.max_high:
+            lo = mid + 1
+        else:
+            hi = mid
+    first_top = <int32_t>lo
+    for r in range(first, last):
+        f = sgf[run[r]]
+        suits = ((not f & ~availmask[0]) | (not f & ~availmask[1]) << 1
+                 | (not f & ~availmask[2]) << 2 | (not f & ~availmask[3]) << 3)
+        if sc >= 0 and not (f >> rc) & 1:
+            suits &= ~(1 << sc)
+        if suits == 0:
+            continue
+        ways = w.ow + suits * no
+        n1 = run[r + 1]
+        if least[r] >= first_top:
+            lo = n1
+        else:                                  # the first entry below the top bucket
+            lo = run[r]
+            hi = n1
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if (sgt[2 * mid] >> CODE_SHIFT) >= first_top:
+                    lo = mid + 1
+                else:
+                    hi = mid
+        for n in range(run[r], lo):
+            cnt = ways[oid[n]]
+            top[sgt[2 * n] & CODE_ML] += cnt
+            sub[cls[n]] += cnt
+        for n in range(lo, n1):
+            cnt = ways[oid[n]]
+            code = sgt[2 * n]
+            cells[hb[code >> CODE_SHIFT] + mlb[code & CODE_ML]] += cnt
+            sub[cls[n]] += cnt

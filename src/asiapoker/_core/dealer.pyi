@@ -7,15 +7,13 @@ import numpy.typing as npt
 
 Cards = npt.NDArray[Any]
 
-MODEL_ARRAYS: tuple[str, ...]
 
 class DealerModel:
     a234_low: int
     n_triples: int
     sizes: tuple[int, int, int, int]
-    def __init__(
-        self, a234_low: int, *arrays: npt.NDArray[Any], **named: npt.NDArray[Any]
-    ) -> None: ...
+    n_high_values: int
+    def __init__(self, a234_low: int, **arrays: npt.NDArray[Any]) -> None: ...
     def solve_rows(
         self, hands: Cards, out: npt.NDArray[np.int64], totals: npt.NDArray[np.int64],
         side: int = 0,

@@ -1,23 +1,20 @@
 # cython: language_level=3
 """The dealer model of one house way and rule set (its tables are described in dealer.pxd)
-and the exact counts of every split of a player hand against every dealer hand."""
+and the exact counts of every split of a player hand against every dealer hand, counted in
+the player's grid."""
 
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
 import numpy as np
+
+from asiapoker._core.layout import MODEL_ARRAYS, check_layout
 
 from asiapoker._core.cards cimport JOKER, NSPLITS, card_t, check_rows, load7
 from asiapoker._core.strengths cimport Tables, seven_parts, tables
 
 cdef const Tables* T = tables()
-
-#: The arrays DealerModel is made of, in the order its constructor takes them.
-MODEL_ARRAYS = ("triple_high", "triple_medium", "triple_low", "rank_pairs", "rank_joker",
-                "rank_triple", "flush_ranks", "flush_others", "flush_joker", "flush_triples",
-                "double_ranks1", "double_ranks2", "double_triples", "medium_values", "low_values")
-
 
 cdef int cards_left(const int* removed, int n_removed, int* avail, int* availmask,
                     int64_t* rank_ways, int64_t* offsuit_ways) noexcept nogil:
@@ -50,9 +47,16 @@ cdef class DealerModel:
     """Class tables of one house way and rule set (built by
     :func:`asiapoker._models.build_dealer_model`)."""
 
-    def __init__(self, int a234_low, triple_high, triple_medium, triple_low, rank_pairs,
-                 rank_joker, rank_triple, flush_ranks, flush_others, flush_joker, flush_triples,
-                 double_ranks1, double_ranks2, double_triples, medium_values, low_values):
+    def __init__(self, int a234_low, **arrays):
+        check_layout(arrays)
+        (triple_high, triple_medium, triple_low, rank_pairs, rank_joker, rank_triple,
+         flush_ranks, flush_others, flush_joker, flush_triples, flush_class, double_ranks1,
+         double_ranks2, double_triples, medium_values, low_values) = (
+            arrays[k] for k in MODEL_ARRAYS)
+        if (len(flush_class) and (flush_class.min() < 0 or flush_class.max() >= len(rank_pairs))
+                or len(rank_triple) and (rank_triple.min() < 0
+                                         or rank_triple.max() >= len(triple_high))):
+            raise ValueError("asiapoker: a dealer model indexes outside its arrays")
         self.a234_low = a234_low
         self.n_triples = len(triple_high)
         self.triple_high = triple_high
@@ -62,22 +66,79 @@ cdef class DealerModel:
         fj = np.asarray(flush_joker) != 0
         if (np.diff(rj.astype(np.int8)) < 0).any() or (np.diff(fj.astype(np.int8)) < 0).any():
             raise ValueError("asiapoker: a dealer model lists the classes with the joker last")
+        th = np.asarray(triple_high, dtype=np.int32)
+        if (np.diff(th) < 0).any():
+            raise ValueError("asiapoker: a dealer model's triples are not sorted by high strength")
+        self.high_values = th[np.r_[True, th[1:] != th[:len(th) - 1]]] if len(th) else th
+        self.n_high_values = len(self.high_values)
+        if self.n_high_values >= 1 << (31 - CODE_SHIFT):
+            raise ValueError("asiapoker: a dealer model has too many distinct high strengths")
+        code = ((np.searchsorted(self.high_values, th).astype(np.int32) << CODE_SHIFT)
+                | (np.asarray(triple_medium, dtype=np.int32) * NL
+                   + np.asarray(triple_low, dtype=np.int32)))
         self.rank_pairs = rank_pairs
         self.rank_triple = rank_triple
+        self.rank_code = code[np.asarray(rank_triple, dtype=np.intp)]
         self.rank_joker_start = len(rj) - np.count_nonzero(rj)
-        self.flush_ranks = flush_ranks
-        o = np.asarray(flush_others, dtype=np.uint16).reshape(-1, 3)
-        self.flush_named_ranks = (np.asarray(flush_ranks, dtype=np.uint16) | np.bitwise_or.reduce(
-            np.where(o != 0, np.left_shift(1, o >> 2), 0), axis=1)).astype(np.uint16)
-        key = np.asarray(flush_ranks, dtype=np.int64) * 2 + fj
+        rp = np.asarray(rank_pairs, dtype=np.uint8).reshape(-1, 7)
+        high_rank = rp // 5 >= 7
+        parts = []
+        for keep in (~high_rank, high_rank):
+            packed = (np.where(keep, rp, 0).astype(np.int64) << (7 * np.arange(7))).sum(axis=1)
+            distinct, ids = np.unique(packed, return_inverse=True)   # bytes < 65: 7 bits
+            if len(distinct) >= 1 << 16:
+                raise ValueError("asiapoker: a dealer model has too many rank parts")
+            parts.append((np.ascontiguousarray((distinct[:, None] >> (7 * np.arange(7))) & 127,
+                                               dtype=np.uint8),
+                          ids.reshape(-1).astype(np.uint16)))
+        (self.low_pairs, self.rank_low), (self.high_pairs, self.rank_high) = parts
+        # the flush entries: without the joker, then with it; F-major; within each run of
+        # one F, by true high strength, the strongest first (``add_runs``)
+        fc = code[np.asarray(flush_triples, dtype=np.intp)].reshape(-1, 2)
+        fr = np.asarray(flush_ranks, dtype=np.uint16)
+        key = ((fj.astype(np.int64) << 40) | (fr.astype(np.int64) << 21)
+               | ((1 << 20) - (fc[:, 0] >> CODE_SHIFT)))
+        o = np.asarray(flush_others, dtype=np.uint8).reshape(-1, 3)
+        order = None
+        if (np.diff(key) < 0).any():           # not built in this order (the builder's is)
+            order = np.argsort(key, kind="stable")
+            fr = np.ascontiguousarray(fr[order])
+            o = np.ascontiguousarray(o[order])
+            fj, fc = fj[order], np.ascontiguousarray(fc[order])
+        self.flush_ranks = fr
+        self.flush_others = o
+        self.flush_codes = fc
+        self.flush_named_ranks = (fr | np.bitwise_or.reduce(
+            np.where(o != 0, np.left_shift(1, o.astype(np.uint16) >> 2), 0), axis=1)).astype(
+                np.uint16)
+        key = fr.astype(np.int64) * 2 + fj
         starts = np.flatnonzero(np.r_[True, key[1:] != key[:len(key) - 1]]) if len(key) else []
         self.flush_runs = np.r_[starts, len(key)].astype(np.int32)
         self.run_joker_start = np.count_nonzero(~fj[starts]) if len(key) else 0
-        self.flush_others = flush_others
-        self.flush_triples = flush_triples
+        self.run_least_high = np.ascontiguousarray(
+            fc[np.r_[starts, len(key)][1:] - 1, 0] >> CODE_SHIFT if len(key) else fc[:0, 0],
+            dtype=np.int32)
+        fcls = flush_class if order is None else flush_class[order]
+        self.flush_class = np.ascontiguousarray(fcls, dtype=np.int32)
+        if not np.array_equal(np.asarray(rank_triple)[fcls],
+                              flush_triples[:, 1] if order is None
+                              else flush_triples[order, 1]):
+            raise ValueError("asiapoker: a flush entry's rank triple is not its rank class's")
+        # the distinct O (bytes < 52: 6 bits each), numbered in order
+        packed = o[:, 0].astype(np.int32) | (o[:, 1].astype(np.int32) << 6) | (
+            o[:, 2].astype(np.int32) << 12)
+        seen = np.zeros(1 << 18, dtype=np.int32)
+        seen[packed] = 1
+        distinct = np.flatnonzero(seen).astype(np.int32)
+        if len(distinct) >= 1 << 16:
+            raise ValueError("asiapoker: a dealer model has too many distinct off-suit parts")
+        seen[distinct] = np.arange(len(distinct), dtype=np.int32)
+        self.flush_oid = seen[packed].astype(np.uint16)
+        self.other_pairs = np.ascontiguousarray(np.stack(
+            [distinct & 63, (distinct >> 6) & 63, distinct >> 12], axis=1).astype(np.uint8))
         self.double_ranks1 = double_ranks1
         self.double_ranks2 = double_ranks2
-        self.double_triples = double_triples
+        self.double_codes = code[np.asarray(double_triples, dtype=np.intp)]
         self.medium_values = medium_values
         self.low_values = low_values
         tids = np.asarray(double_triples, dtype=np.int32).reshape(-1, 4)
@@ -96,185 +157,355 @@ cdef class DealerModel:
                 self.double_ranks1.shape[0], self.n_triples)
 
     cdef void rank_part(self, const int64_t* rank_ways, Py_ssize_t first, Py_ssize_t last,
-                        int32_t* dist) noexcept nogil:
-        """Add the dealer hands of rank classes first..last-1, counted by rank alone: for each
-        class, the product of rank_ways[r * 5 + k] = C(cards of rank r left, k) over its
-        (rank, count) pairs.  The classes with the joker are rank_joker_start and after."""
+                        const Grid* g, int32_t* cells) noexcept nogil:
+        """Add the dealer hands of rank classes first..last-1, counted by rank alone, to their
+        cells of ``g``: for each class, the product of rank_ways[r * 5 + k] = C(cards of rank
+        r left, k) over its (rank, count) pairs.  The classes with the joker are
+        rank_joker_start and after."""
         cdef Py_ssize_t n
         cdef const uint8_t* rk = &self.rank_pairs[0, 0]
-        cdef const int32_t* rkt = &self.rank_triple[0]
+        cdef const int32_t* rkc = &self.rank_code[0]
         cdef const uint8_t* o
         for n in range(first, last):
             o = rk + 7 * n
-            dist[rkt[n]] += <int32_t>(rank_ways[o[0]] * rank_ways[o[1]] * rank_ways[o[2]]
-                                      * rank_ways[o[3]] * rank_ways[o[4]] * rank_ways[o[5]]
-                                      * rank_ways[o[6]])
+            cells[cell_of(g, rkc[n])] += <int32_t>(
+                rank_ways[o[0]] * rank_ways[o[1]] * rank_ways[o[2]] * rank_ways[o[3]]
+                * rank_ways[o[4]] * rank_ways[o[5]] * rank_ways[o[6]])
 
-    cdef void flush_part(self, const int* availmask, const int64_t* offsuit_ways,
-                         Py_ssize_t first_run, Py_ssize_t last_run, int32_t* dist) noexcept nogil:
-        """Add the single-flush corrections of runs first_run..last_run-1 (the runs with the
-        joker are run_joker_start and after), given the ranks left in each suit and each
-        suit's off-suit ways (``cards_left``).  The suits whose available ranks hold a run's
-        flush set F are found once a run, and each entry is read once for all of them: its
-        triples are the same in every suit, only the off-suit ways differ."""
-        cdef const int32_t* run = &self.flush_runs[0]
-        cdef const uint16_t* sgf = &self.flush_ranks[0]
-        cdef const uint8_t* sgo = &self.flush_others[0, 0]
-        cdef const int32_t* sgt = &self.flush_triples[0, 0]
-        cdef const int64_t* ways[4]            # the off-suit ways of the suits a run counts in
-        cdef Py_ssize_t r, n0, n1
-        cdef int s, k, f
-        for r in range(first_run, last_run):
-            n0 = run[r]
-            n1 = run[r + 1]
-            f = sgf[n0]
-            k = 0
-            for s in range(4):
-                if not f & ~availmask[s]:
-                    ways[k] = offsuit_ways + 52 * s
-                    k += 1
-            if k == 1:
-                add_flushes(sgo, sgt, n0, n1, ways[0], dist)
-            elif k == 2:
-                add_flushes2(sgo, sgt, n0, n1, ways[0], ways[1], dist)
-            elif k == 3:
-                add_flushes3(sgo, sgt, n0, n1, ways[0], ways[1], ways[2], dist)
-            elif k == 4:
-                add_flushes4(sgo, sgt, n0, n1, ways, dist)
+    cdef void distribution(self, const int* removed, int n_removed, Work* w) noexcept nogil:
+        """w.cells[c] = number of dealer hands from the cards not in ``removed`` (the player's
+        seven, and any dead cards: distinct ids) whose triple lands in cell c of w.g."""
+        self.count_hands(removed, n_removed, -1, w)
 
-    cdef void distribution(self, const int* removed, int n_removed,
-                           int32_t* dist) noexcept nogil:
-        """dist[t] = number of dealer hands from the cards not in ``removed`` (the player's
-        seven, and any dead cards: distinct ids) whose triple is t (every partial sum stays
-        below 2 * C(46, 7), so int32 is exact)."""
+    cdef void count_hands(self, const int* removed, int n_removed, int card,
+                          Work* w) noexcept nogil:
+        """w.cells[c] = number of dealer hands from the cards not in ``removed`` whose triple
+        lands in cell c of w.g: all of them (``card`` -1), or those that hold ``card`` (not in
+        ``removed``): the hands from the cards left less those from the cards left but
+        ``card``.  Removing card (rank rc, suit sc) changes only the ways of rank rc and suit
+        sc's available ranks; holding the joker is the joker's classes and entries alone.
+
+        A flush entry adds its count at its true triple's cell and to its rank class's
+        ``sub``; each rank class then adds its hands by rank alone less ``sub`` (at most
+        C(46, 7) a cell and a class, and every partial sum below 2 * C(46, 7): int32 is
+        exact)."""
         cdef int avail[13]
         cdef int availmask[4]
         cdef int64_t rank_ways[65]
+        cdef int64_t rank_ways2[65]             # with ``card`` removed too
         cdef int64_t offsuit_ways[4 * 52]
-        cdef int s, s2, dealer_joker
-        cdef Py_ssize_t n, n0, r
+        cdef int64_t offsuit_ways2[4 * 52]
+        cdef int s, s2, dealer_joker, k, rc = -1, sc = -1, m2
+        cdef bint joker = card == JOKER, less = card >= 0 and card != JOKER
+        cdef Py_ssize_t n, n0, r, first, last, first_run, last_run
+        cdef const Grid* g = &w.g
+        cdef int32_t* cells = w.cells
+        cdef int32_t* sub = w.sub
+        cdef Py_ssize_t no = self.other_pairs.shape[0]
+        cdef Py_ssize_t nlow = self.low_pairs.shape[0]
         cdef Py_ssize_t ndouble = self.double_ranks1.shape[0]
         cdef Py_ssize_t ndrun = self.double_runs.shape[0] - 1
         cdef const int32_t* drun = &self.double_runs[0]
         cdef const uint16_t* dr1 = &self.double_ranks1[0] if ndouble else NULL
         cdef const uint16_t* dr2 = &self.double_ranks2[0] if ndouble else NULL
-        cdef const int32_t* dtr = &self.double_triples[0, 0] if ndouble else NULL
+        cdef const int32_t* dtr = &self.double_codes[0, 0] if ndouble else NULL
+        cdef const uint8_t* op = &self.other_pairs[0, 0]
+        cdef const int32_t* rkc = &self.rank_code[0]
+        cdef const uint16_t* rlo = &self.rank_low[0]
+        cdef const uint16_t* rhi = &self.rank_high[0]
+        cdef const int32_t* hb = g.hb
+        cdef const int32_t* mlb = g.mlb
+        cdef const int64_t* lw = w.lw
+        cdef const int64_t* hw = w.lw + nlow
+        cdef const int64_t* lw2 = w.lw + nlow + self.high_pairs.shape[0]
+        cdef const int64_t* hw2 = lw2 + nlow
+        cdef const uint8_t* o
+        cdef const int64_t* ways
+        cdef const int64_t* ways2
+        cdef int32_t* ow
+        cdef const int32_t* ow1
+        cdef const int32_t* ow2
+        cdef int32_t* top = w.top
         dealer_joker = cards_left(removed, n_removed, avail, availmask, rank_ways, offsuit_ways)
-        memset(dist, 0, self.n_triples * sizeof(int32_t))
-        # the classes and entries with the joker count only when the player does not hold it
-        self.rank_part(rank_ways, 0, self.rank_triple.shape[0] if dealer_joker
-                       else self.rank_joker_start, dist)
-        self.flush_part(availmask, offsuit_ways, 0, self.flush_runs.shape[0] - 1 if dealer_joker
-                        else self.run_joker_start, dist)
-        if dealer_joker and ndouble:
+        memset(cells, 0, g.size * sizeof(int32_t))
+        if less:
+            rc = card >> 2
+            sc = card & 3
+            for k in range(65):
+                rank_ways2[k] = rank_ways[k]
+            for k in range(1, 5):
+                rank_ways2[rc * 5 + k] = T.binom[avail[rc] - 1][k]
+            avail[rc] -= 1
             for s in range(4):
-                for s2 in range(s + 1, 4):
-                    for r in range(ndrun):             # runs of entries with one F1
-                        n0 = drun[r]
-                        if dr1[n0] & ~availmask[s]:
+                suit_ways(avail, availmask[s], offsuit_ways2 + 52 * s)
+            avail[rc] += 1
+        # the classes and entries with the joker count only when the dealer can hold it, and
+        # alone when he holds it
+        first = self.rank_joker_start if joker else 0
+        last = self.rank_triple.shape[0] if dealer_joker else self.rank_joker_start
+        first_run = self.run_joker_start if joker else 0
+        last_run = self.flush_runs.shape[0] - 1 if dealer_joker else self.run_joker_start
+        # the off-suit ways of every distinct O, in each suit (w.ow row 1 << s), then summed
+        # over each set of two or more suits (row: the set as a mask); holding ``card``, those
+        # ways less the same without it (suit sc: a hand whose flush set holds the card holds
+        # it, add_runs counts suit sc for no other)
+        for s in range(4):
+            ways = offsuit_ways + 52 * s
+            ways2 = offsuit_ways2 + 52 * s
+            ow = w.ow + (1 << s) * no
+            for n in range(no):
+                o = op + 3 * n
+                ow[n] = <int32_t>(ways[o[0]] * ways[o[1]] * ways[o[2]])
+                if less and s != sc:
+                    ow[n] -= <int32_t>(ways2[o[0]] * ways2[o[1]] * ways2[o[2]])
+        for k in range(3, 16):
+            if k & (k - 1):
+                ow = w.ow + k * no
+                ow1 = w.ow + (k & (k - 1)) * no
+                ow2 = w.ow + (k & -k) * no
+                for n in range(no):
+                    ow[n] = ow1[n] + ow2[n]
+        # the single-flush entries
+        add_runs(self, first_run, last_run, availmask, sc, rc, w)
+        k = (g.nh - 1) * g.nm * g.nl             # the top high bucket's offset
+        for n in range(NM * NL):
+            cells[k + mlb[n]] += top[n]
+            top[n] = 0
+        # the rank classes, less their flush hands (and w.sub back to zeros): a class's hands
+        # by rank alone are the product of its ranks 2..8's ways and its ranks 9..A's, each
+        # from a table of the distinct such parts (w.lw)
+        self.part_ways(rank_ways, w.lw)
+        if less:
+            self.part_ways(rank_ways2, w.lw + nlow + self.high_pairs.shape[0])
+            for n in range(first, last):
+                k = rkc[n]
+                cells[hb[k >> CODE_SHIFT] + mlb[k & CODE_ML]] += <int32_t>(
+                    lw[rlo[n]] * hw[rhi[n]] - lw2[rlo[n]] * hw2[rhi[n]] - sub[n])
+                sub[n] = 0
+        else:
+            for n in range(first, last):
+                k = rkc[n]
+                cells[hb[k >> CODE_SHIFT] + mlb[k & CODE_ML]] += <int32_t>(
+                    lw[rlo[n]] * hw[rhi[n]] - sub[n])
+                sub[n] = 0
+        if not (dealer_joker and ndouble):
+            return
+        m2 = availmask[sc] & ~(1 << rc) if less else 0
+        for s in range(4):
+            for s2 in range(s + 1, 4):
+                if less and s != sc and s2 != sc:
+                    continue
+                for r in range(ndrun):             # runs of entries with one F1
+                    n0 = drun[r]
+                    if dr1[n0] & ~availmask[s]:
+                        continue
+                    for n in range(n0, drun[r + 1]):
+                        if dr2[n] & ~availmask[s2]:
                             continue
-                        for n in range(n0, drun[r + 1]):
-                            if dr2[n] & ~availmask[s2]:
-                                continue
-                            dist[dtr[4 * n]] += 1
-                            dist[dtr[4 * n + 1]] -= 1
-                            dist[dtr[4 * n + 2]] -= 1
-                            dist[dtr[4 * n + 3]] += 1
+                        if less and not ((dr1[n] & ~m2) if s == sc else (dr2[n] & ~m2)):
+                            continue               # the hand stays without the card
+                        cells[cell_of(g, dtr[4 * n])] += 1
+                        cells[cell_of(g, dtr[4 * n + 1])] -= 1
+                        cells[cell_of(g, dtr[4 * n + 2])] -= 1
+                        cells[cell_of(g, dtr[4 * n + 3])] += 1
 
-    cdef int64_t wins(self, const int* player, const int32_t* dist, int64_t* out,
-                      int64_t* scratch, int side) noexcept nogil:
-        """side 0: out[k] = opposing hands that split k of ``player`` beats strictly on two
-        hands of three (the player's count).  side 1 (or any other non-zero): opposing hands
-        that beat split k on at most one hand, copies going to split k (the dealer's count:
-        the hands it does not lose to).  0 for a foul.  ``scratch`` holds 36 * CELLS int64.
-        Returns the number of opposing hands in ``dist`` (the sweep's sum of all of them)."""
+    cdef void part_ways(self, const int64_t* rank_ways, int64_t* lw) noexcept nogil:
+        """lw[p] = the hands of low rank part p, then (after them) of each high one, given
+        rank_ways[r * 5 + k] = C(cards of rank r left, k)."""
+        cdef Py_ssize_t n, nlow = self.low_pairs.shape[0]
+        cdef const uint8_t* o
+        cdef const uint8_t* lp = &self.low_pairs[0, 0]
+        cdef const uint8_t* hp = &self.high_pairs[0, 0]
+        for n in range(nlow):
+            o = lp + 7 * n
+            lw[n] = (rank_ways[o[0]] * rank_ways[o[1]] * rank_ways[o[2]] * rank_ways[o[3]]
+                     * rank_ways[o[4]] * rank_ways[o[5]] * rank_ways[o[6]])
+        for n in range(self.high_pairs.shape[0]):
+            o = hp + 7 * n
+            lw[nlow + n] = (rank_ways[o[0]] * rank_ways[o[1]] * rank_ways[o[2]] * rank_ways[o[3]]
+                            * rank_ways[o[4]] * rank_ways[o[5]] * rank_ways[o[6]])
+
+    cdef void build_grid(self, const int32_t* uh, int nh, const int32_t* um, int nm,
+                         const int32_t* ul, int nl, Grid* g) noexcept nogil:
+        """``g`` from the thresholds: ``uh`` high strengths, ``um`` medium indices (among
+        ``medium_values``) and ``ul`` low indices, each ascending and distinct.  g.hb must
+        hold ``n_high_values`` entries."""
+        cdef int j = 0, d, x, sm = nl + 1, sh = (nm + 1) * (nl + 1)
+        cdef int mb[NM]
+        cdef int lb[NL]
+        cdef Py_ssize_t t
+        cdef const int32_t* hv = &self.high_values[0]
+        for t in range(self.n_high_values):       # one merge over the dealer's high strengths
+            while j < nh and uh[j] <= hv[t]:
+                j += 1
+            g.hb[t] = j * sh
+        j = 0
+        for d in range(NM):
+            while j < nm and um[j] <= d:
+                j += 1
+            mb[d] = j * sm
+        j = 0
+        for d in range(NL):
+            while j < nl and ul[j] <= d:
+                j += 1
+            lb[d] = j
+        for d in range(NM):
+            for x in range(NL):
+                g.mlb[d * NL + x] = mb[d] + lb[x]
+        g.max_high = uh[nh - 1] if nh else -0x7FFFFFFF
+        g.nh = nh + 1
+        g.nm = nm + 1
+        g.nl = nl + 1
+        g.size = g.nh * g.nm * g.nl
+
+    cdef void hand_grid(self, const int* player, int side, Grid* g, int* at) noexcept nogil:
+        """The grid of ``player``'s seven cards and each split's thresholds ``at`` (see
+        dealer.pxd).  "Opponent <= x" is "opponent < x + 1" on the integer scale: side 1
+        shifts every threshold by one and leaves the legality test on the true strengths."""
         cdef int32_t high35[35]
         cdef int32_t medium21[21]
         cdef int32_t low7[7]
-        cdef int order[35]
-        cdef int64_t cell_sum[CELLS]
-        cdef int64_t* below_high
-        cdef int64_t* all_high = scratch + 35 * CELLS
-        cdef int i, j, q, t, k, mi, li, qi
+        cdef int32_t uh[35]
+        cdef int32_t um[21]
+        cdef int32_t ul[7]
+        cdef int hpos[35]
+        cdef int mpos[21]
+        cdef int lpos[7]
+        cdef int nh, nm, nl, k, q
         cdef int32_t h, m, l
-        cdef Py_ssize_t p = 0, n = self.n_triples
-        cdef const int32_t* th = &self.triple_high[0]
-        cdef const int16_t* cell = &self.triple_cell[0]
         side = side != 0
         seven_parts(player, self.a234_low, high35, medium21, low7)
-        # "opponent <= x" is "opponent < x + 1" on the integer scale: side 1 shifts every
-        # comparison by one and leaves the legality test on the true strengths
-        for q in range(35):                    # the 35 high hands, weakest first
-            order[q] = q
-        for i in range(1, 35):
-            t = order[i]
-            j = i - 1
-            while j >= 0 and high35[order[j]] > high35[t]:
-                order[j + 1] = order[j]
-                j -= 1
-            order[j + 1] = t
-        # one sweep in high-strength order: the (medium, low) prefix sums of the dealer hands
-        # below each of the 35 high hands (below_high), then of all of them (all_high)
-        memset(cell_sum, 0, sizeof(cell_sum))
-        for qi in range(35):
-            h = high35[order[qi]] + side
-            while p < n and th[p] < h:
-                cell_sum[cell[p]] += dist[p]
-                p += 1
-            prefix2d(cell_sum, scratch + qi * CELLS)
-        while p < n:
-            cell_sum[cell[p]] += dist[p]
-            p += 1
-        prefix2d(cell_sum, all_high)
-        for qi in range(35):
-            q = order[qi]
-            h = high35[q]
-            below_high = scratch + qi * CELLS
-            for k in range(3 * q, 3 * q + 3):
-                m = medium21[T.split_medium[k]]
-                l = low7[T.split_low[k]]
-                if not (h > m and m > l):
-                    out[k] = 0
-                    continue
-                mi = 0
-                while mi < NM and self.medium_values[mi] < m + side:
-                    mi += 1
-                li = 0
-                while li < NL and self.low_values[li] < l + side:
-                    li += 1
-                # prefix[x][y] = dealer hands with medium index < x and low index < y
-                out[k] = (below_high[mi * (NL + 1) + NL] + below_high[NM * (NL + 1) + li]
-                          + all_high[mi * (NL + 1) + li] - 2 * below_high[mi * (NL + 1) + li])
-        return all_high[NM * (NL + 1) + NL]          # every cell: every hand of ``dist``
+        for q in range(35):
+            uh[q] = high35[q] + side
+        nh = sort_distinct(uh, 35)
+        for q in range(35):
+            hpos[q] = find(uh, nh, high35[q] + side)
+        for q in range(21):
+            um[q] = count_below(&self.medium_values[0], NM, medium21[q] + side)
+        for q in range(7):
+            ul[q] = count_below(&self.low_values[0], NL, low7[q] + side)
+        for q in range(21):
+            mpos[q] = um[q]
+        for q in range(7):
+            lpos[q] = ul[q]
+        nm = sort_distinct(um, 21)
+        nl = sort_distinct(ul, 7)
+        for q in range(21):
+            mpos[q] = find(um, nm, mpos[q])
+        for q in range(7):
+            lpos[q] = find(ul, nl, lpos[q])
+        self.build_grid(uh, nh, um, nm, ul, nl, g)
+        for k in range(NSPLITS):
+            h = high35[T.split_high[k]]
+            m = medium21[T.split_medium[k]]
+            l = low7[T.split_low[k]]
+            if h > m and m > l:
+                at[k] = (hpos[T.split_high[k]] << 16 | mpos[T.split_medium[k]] << 8
+                         | lpos[T.split_low[k]])
+            else:
+                at[k] = -1
 
     def solve_rows(self, const card_t[:, ::1] hands, int64_t[:, ::1] out, int64_t[::1] totals,
                    int side=0):
-        """Counts of all 105 splits for each row (see ``wins`` for ``side``), and each row's
-        total of opposing hands; releases the GIL.  Returns the first bad row or -1."""
+        """Counts of all 105 splits for each row, and each row's total of opposing hands;
+        releases the GIL.  Side 0: out[i, k] = opposing hands that split k of row i beats
+        strictly on two hands of three (the player's count).  Side 1 (or any other non-zero):
+        opposing hands that beat split k on at most one hand, copies going to split k (the
+        dealer's count: the hands it does not lose to).  0 for a foul.  Returns the first bad
+        row or -1."""
         cdef Py_ssize_t i, bad
         cdef int c[7]
-        cdef int32_t* dist
-        cdef int64_t* scratch
+        cdef int at[NSPLITS]
+        cdef Work w
         if (hands.shape[1] != 7 or out.shape[0] != hands.shape[0] or out.shape[1] != NSPLITS
                 or totals.shape[0] != hands.shape[0]):
             raise ValueError("asiapoker: solve_rows needs n x 7 rows, n x 105 counts and n "
                              "totals")
         with nogil:
             bad = check_rows(hands)
-            if bad < 0:
-                dist = <int32_t*>calloc(self.n_triples, sizeof(int32_t))
-                scratch = <int64_t*>calloc(36 * CELLS, sizeof(int64_t))
-                if dist == NULL or scratch == NULL:
-                    free(dist)
-                    free(scratch)
-                    bad = -2
+            if bad < 0 and work_alloc(self, &w, GRID_CELLS) < 0:
+                bad = -2
             if bad == -1:
                 for i in range(hands.shape[0]):
                     load7(&hands[i, 0], c)
-                    self.distribution(c, 7, dist)
-                    totals[i] = self.wins(c, dist, &out[i, 0], scratch, side)
-                free(dist)
-                free(scratch)
+                    self.hand_grid(c, side, &w.g, at)
+                    self.distribution(c, 7, &w)
+                    totals[i] = grid_wins(&w.g, w.cells, at, &out[i, 0], w.pre)
+                work_free(&w)
         if bad == -2:
             raise MemoryError("asiapoker: no memory for the dealer distribution")
         return bad
+
+
+cdef int sort_distinct(int32_t* a, int n) noexcept nogil:
+    """Sort a[:n] ascending and keep each value once; returns how many are kept."""
+    cdef int i, j, k = 0
+    cdef int32_t t
+    for i in range(1, n):
+        t = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > t:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = t
+    for i in range(n):
+        if k == 0 or a[i] != a[k - 1]:
+            a[k] = a[i]
+            k += 1
+    return k
+
+
+cdef int find(const int32_t* a, int n, int32_t x) noexcept nogil:
+    """The position of x in a[:n] (ascending, holding x)."""
+    cdef int lo = 0, hi = n - 1, mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if a[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+cdef int count_below(const int32_t* a, int n, int32_t x) noexcept nogil:
+    """The number of a[:n] (ascending) below x."""
+    cdef int k = 0
+    while k < n and a[k] < x:
+        k += 1
+    return k
+
+
+cdef int work_alloc(DealerModel m, Work* w, Py_ssize_t capacity) noexcept nogil:
+    """Space for counting into grids of up to ``capacity`` cells: 0, or -1 (nothing held)."""
+    w.capacity = capacity
+    w.g.hb = <int32_t*>malloc((m.n_high_values + 1) * sizeof(int32_t))
+    w.cells = <int32_t*>malloc(capacity * sizeof(int32_t))
+    w.pre = <int64_t*>malloc(capacity * sizeof(int64_t))
+    w.sub = <int32_t*>calloc(m.rank_triple.shape[0] + 1, sizeof(int32_t))   # zeros between uses
+    w.top = <int32_t*>calloc(NM * NL, sizeof(int32_t))                      # the same
+    w.ow = <int32_t*>malloc((16 * m.other_pairs.shape[0] + 1) * sizeof(int32_t))
+    w.lw = <int64_t*>malloc((2 * (m.low_pairs.shape[0] + m.high_pairs.shape[0]) + 1)
+                            * sizeof(int64_t))
+    if (w.g.hb == NULL or w.cells == NULL or w.pre == NULL or w.sub == NULL
+            or w.ow == NULL or w.lw == NULL or w.top == NULL):
+        work_free(w)
+        return -1
+    return 0
+
+
+cdef void work_free(Work* w) noexcept nogil:
+    """Free what ``work_alloc`` took (each pointer is then NULL)."""
+    free(w.g.hb)
+    free(w.cells)
+    free(w.pre)
+    free(w.sub)
+    free(w.ow)
+    free(w.lw)
+    free(w.top)
+    w.lw = NULL
+    w.top = NULL
+    w.g.hb = NULL
+    w.cells = NULL
+    w.pre = NULL
+    w.sub = NULL
+    w.ow = NULL

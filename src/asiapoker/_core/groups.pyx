@@ -10,7 +10,8 @@ from libc.string cimport memset
 
 from asiapoker._core.cards cimport JOKER, NSPLITS, card_t, check_rows, load7
 from asiapoker._core.dealer cimport (
-    CELLS, NL, NM, DealerModel, add_flushes, cards_left, prefix2d, suit_ways)
+    CELLS, CODE_ML, CODE_SHIFT, NL, NM, DealerModel, Grid, Work, add_runs, cards_left,
+    grid_count, grid_prefix, grid_wins, prefix2d, suit_ways, work_alloc, work_free)
 from asiapoker._core.strengths cimport Tables, seven_parts, tables
 
 cdef const Tables* T = tables()
@@ -20,6 +21,8 @@ cdef enum:
     GROUP_TRIPLES = 512     # distinct player triples in such a run (at most 2 * 105 occur)
     GROUP_SUIT_SETS = 128   # distinct suit sets (subsets of at most 7 ranks)
     GROUP_HASH = 1024       # open-addressing table of triple keys
+    GROUP_CELLS = (GROUP_TRIPLES + 1) * 22 * 8   # the largest grid of a run (21 mediums and 7
+                                                 # lows: the rows share their ranks)
     GROUP_WORK_BYTES = (8 * (3 * CELLS + GROUP_TRIPLES + (GROUP_SUIT_SETS + 2) * GROUP_TRIPLES
                              + GROUP_HASH)
                         + 2 * (GROUP_ROWS * 105 + GROUP_ROWS * 4 + 8192 + 2 * GROUP_HASH))
@@ -61,11 +64,13 @@ cdef void count_beaten(Py_ssize_t n, const int32_t* th, const int16_t* cell, con
 
 
 cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, int32_t* dist,
-                     int64_t* work) noexcept nogil:
-    """The player's counts (``wins`` side 0) for ``g`` seven-card rows with one rank
+                     int64_t* work, Work* w) noexcept nogil:
+    """The player's counts (``solve_rows`` side 0) for ``g`` seven-card rows with one rank
     multiset, sharing the dealer's rank-only counts and each suit's flush corrections
-    across the rows.  Returns 0, or -1 when the rows need more distinct triples or suit
-    sets than the work space holds (the caller then solves them one by one)."""
+    across the rows: both are counted in one grid whose thresholds are the rows' distinct
+    strengths (w.cells, with its prefix sums in w.pre).  Returns 0, or -1 when the rows
+    need more distinct triples or suit sets than the work space holds (the caller then
+    solves them one by one)."""
     cdef int64_t* cell_sum = work
     cdef int64_t* below_high = cell_sum + CELLS
     cdef int64_t* all_high = below_high + CELLS
@@ -78,6 +83,22 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
     cdef int16_t* hval = <int16_t*>(hkey + GROUP_HASH)
     cdef int16_t* rank_of_prov = hval + GROUP_HASH
     cdef int sets[GROUP_SUIT_SETS]
+    cdef int one_suit[4]                 # a suit set's available ranks, as suit 0's
+    cdef Py_ssize_t no = model.other_pairs.shape[0], last
+    cdef const uint8_t* op = &model.other_pairs[0, 0]
+    cdef const uint8_t* o
+    cdef const int32_t* rkc = &model.rank_code[0]
+    cdef int32_t* ow
+    cdef Grid* grid = &w.g
+    cdef int32_t* cells = w.cells
+    cdef int64_t* pre = w.pre
+    cdef int32_t uh[GROUP_TRIPLES]       # the grid's thresholds: the distinct high strengths,
+    cdef int32_t um[NM + 1]              # medium indices and low indices of the triples
+    cdef int32_t ul[NL + 1]
+    cdef int tat[GROUP_TRIPLES]          # each distinct triple's thresholds (hand_grid's at)
+    cdef int nh = 0, nm = 0, nl = 0, hi
+    cdef int mseen[NM + 1]
+    cdef int lseen[NL + 1]
     cdef int avail[13]
     cdef int availmask[4]                 # the first row's (its suits are not shared)
     cdef int64_t rank_ways[65]
@@ -92,15 +113,9 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
     cdef Py_ssize_t n
     cdef Py_ssize_t ndb = model.double_ranks1.shape[0]
     cdef const int* c
-    cdef const uint16_t* sgf = &model.flush_ranks[0]
-    cdef const uint8_t* sgo = &model.flush_others[0, 0]
-    cdef const int32_t* sgt = &model.flush_triples[0, 0]
     cdef int64_t* Lrow
     cdef Py_ssize_t nu = model.double_high.shape[0], nrun = model.double_runs.shape[0] - 1
-    cdef Py_ssize_t n0, nsrun = model.flush_runs.shape[0] - 1
-    cdef const int32_t* srun = &model.flush_runs[0]
-    cdef const int32_t* th = &model.triple_high[0]
-    cdef const int16_t* cell = &model.triple_cell[0]
+    cdef Py_ssize_t nsrun = model.flush_runs.shape[0] - 1
     cdef const int32_t* run = &model.double_runs[0]
     cdef const uint16_t* dbf1 = &model.double_ranks1[0] if ndb else NULL
     cdef const uint16_t* dbf2 = &model.double_ranks2[0] if ndb else NULL
@@ -165,27 +180,73 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
     for i in range(g * NSPLITS):
         if tix[i] >= 0:
             tix[i] = hval[tix[i]]
+    # the grid of the distinct triples: thresholds, and each triple's place among them
+    memset(mseen, 0, sizeof(mseen))
+    memset(lseen, 0, sizeof(lseen))
+    for t in range(nt):                       # qkey is sorted: its highs ascend
+        if nh == 0 or uh[nh - 1] != <int32_t>(qkey[t] >> 12):
+            uh[nh] = <int32_t>(qkey[t] >> 12)
+            nh += 1
+        mseen[(qkey[t] >> 4) & 127] = 1
+        lseen[qkey[t] & 15] = 1
+    for k in range(NM + 1):
+        if mseen[k]:
+            mseen[k] = nm
+            um[nm] = k
+            nm += 1
+        else:
+            mseen[k] = -1
+    for k in range(NL + 1):
+        if lseen[k]:
+            lseen[k] = nl
+            ul[nl] = k
+            nl += 1
+        else:
+            lseen[k] = -1
+    if (nh + 1) * (nm + 1) * (nl + 1) > GROUP_CELLS:
+        return -1
+    hi = 0
+    for t in range(nt):
+        while uh[hi] != <int32_t>(qkey[t] >> 12):
+            hi += 1
+        tat[t] = hi << 16 | mseen[(qkey[t] >> 4) & 127] << 8 | lseen[qkey[t] & 15]
+    model.build_grid(uh, nh, um, nm, ul, nl, grid)
     # the rank multiset's counts, shared by every row (the first row's cards: the same ranks);
     # the classes and entries with the joker count only when the rows do not hold it
     dealer_joker = cards_left(rows, 7, avail, availmask, rank_ways, offsuit_ways)
     if not dealer_joker:
         nsrun = model.run_joker_start
-    memset(dist, 0, model.n_triples * sizeof(int32_t))
+    memset(cells, 0, grid.size * sizeof(int32_t))
     model.rank_part(rank_ways, 0, model.rank_triple.shape[0] if dealer_joker
-                    else model.rank_joker_start, dist)
-    count_beaten(model.n_triples, th, cell, dist, nt, qkey, L, cell_sum, below_high, all_high)
-    # one suit's flush corrections for each distinct suit set
+                    else model.rank_joker_start, grid, cells)
+    grid_prefix(grid, cells, pre)
+    for t in range(nt):
+        L[t] = grid_count(grid, pre, tat[t] >> 16, (tat[t] >> 8) & 255, tat[t] & 255)
+    # one suit's flush corrections for each distinct suit set: each entry's count at its true
+    # triple's cell, and taken from its rank class's (w.sub, then one pass over the classes)
+    last = model.rank_triple.shape[0] if dealer_joker else model.rank_joker_start
+    one_suit[1] = one_suit[2] = one_suit[3] = 0
     for s in range(ns):
-        amask = 0x1FFF & ~sets[s]
-        suit_ways(avail, amask, offsuit_ways)
-        memset(dist, 0, model.n_triples * sizeof(int32_t))
-        for r in range(nsrun):             # runs of entries with one F: tested once
-            n0 = srun[r]
-            if sgf[n0] & ~amask:
-                continue
-            add_flushes(sgo, sgt, n0, srun[r + 1], offsuit_ways, dist)
-        count_beaten(model.n_triples, th, cell, dist, nt, qkey, L + (1 + s) * GROUP_TRIPLES,
-                     cell_sum, below_high, all_high)
+        one_suit[0] = 0x1FFF & ~sets[s]
+        suit_ways(avail, one_suit[0], offsuit_ways)
+        ow = w.ow + no                    # w.ow's row of the suit set {suit 0}
+        for n in range(no):
+            o = op + 3 * n
+            ow[n] = <int32_t>(offsuit_ways[o[0]] * offsuit_ways[o[1]] * offsuit_ways[o[2]])
+        memset(cells, 0, grid.size * sizeof(int32_t))
+        add_runs(model, 0, nsrun, one_suit, -1, -1, w)
+        k = (grid.nh - 1) * grid.nm * grid.nl
+        for n in range(NM * NL):
+            cells[k + grid.mlb[n]] += w.top[n]
+            w.top[n] = 0
+        for n in range(last):
+            k = rkc[n]
+            cells[grid.hb[k >> CODE_SHIFT] + grid.mlb[k & CODE_ML]] -= w.sub[n]
+            w.sub[n] = 0
+        grid_prefix(grid, cells, pre)
+        Lrow = L + (1 + s) * GROUP_TRIPLES
+        for t in range(nt):
+            Lrow[t] = grid_count(grid, pre, tat[t] >> 16, (tat[t] >> 8) & 255, tat[t] & 255)
     # each row: the sum of its parts, and its own two-suit corrections (joker with the dealer)
     Lrow = L + (GROUP_SUIT_SETS + 1) * GROUP_TRIPLES
     for i in range(g):
@@ -232,16 +293,17 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
     cdef int* rows
     cdef int32_t* dist
     cdef int64_t* work
-    cdef int64_t* scratch
+    cdef int at[NSPLITS]
+    cdef Work w
     cdef int64_t sig, sig0
     with nogil:
         bad = check_rows(hands)
         if bad < 0:
             rows = <int*>malloc(GROUP_ROWS * 7 * sizeof(int))
-            dist = <int32_t*>calloc(model.n_triples, sizeof(int32_t))
+            dist = <int32_t*>calloc(model.double_high.shape[0] + 1, sizeof(int32_t))
             work = <int64_t*>malloc(GROUP_WORK_BYTES)
-            scratch = <int64_t*>calloc(36 * CELLS, sizeof(int64_t))
-            if rows == NULL or dist == NULL or work == NULL or scratch == NULL:
+            if (work_alloc(model, &w, GROUP_CELLS) < 0 or rows == NULL or dist == NULL
+                    or work == NULL):
                 bad = -2
             else:
                 a = 0
@@ -261,15 +323,16 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
                             break
                         load7(&hands[a + g, 0], rows + 7 * g)
                         g += 1
-                    if solve_group(model, rows, g, &out[a, 0], dist, work) < 0:
+                    if solve_group(model, rows, g, &out[a, 0], dist, work, &w) < 0:
                         for j in range(g):
-                            model.distribution(rows + 7 * j, 7, dist)
-                            model.wins(rows + 7 * j, dist, &out[a + j, 0], scratch, 0)
+                            model.hand_grid(rows + 7 * j, 0, &w.g, at)
+                            model.distribution(rows + 7 * j, 7, &w)
+                            grid_wins(&w.g, w.cells, at, &out[a + j, 0], w.pre)
                     a += g
             free(rows)
             free(dist)
             free(work)
-            free(scratch)
+            work_free(&w)
     if bad == -2:
         raise MemoryError("asiapoker: no memory for the dealer distribution")
     return bad
