@@ -19,6 +19,7 @@ from asiapoker import (
     is_legal,
     solve,
     solve_many,
+    split_strengths,
     splits,
 )
 from asiapoker.solver import DEALER_HANDS
@@ -235,3 +236,37 @@ def test_model_cache_is_bounded_and_shared_across_threads():
     for i in range(len(ways)):
         assert all(m is got[i] for m in got[i::3])     # one model per way, whatever the thread
     assert len(_MODELS) <= MAX_MODELS
+
+
+def test_a_way_that_sets_flushes_low_is_exact():
+    """The core counts the flush entries whose true high tops every high the player can make
+    in one bucket, found run by run from the entries' order (strongest true high first):
+    the built-in ways mostly keep a flush in the high hand, so most entries land there.  A
+    way that sets the weakest legal high hand breaks flushes up: most of its entries' true
+    highs lie below even a two-pair high, spread over the player's buckets.  The counts are
+    still the enumeration's, integer for integer."""
+    from asiapoker import HouseWay
+    from asiapoker._compile import class_table
+    from asiapoker._models import dealer_model_arrays
+
+    reps = np.ascontiguousarray(class_table()[1])
+    weakest = np.empty(len(reps), np.int16)
+    for a in range(0, len(reps), 1 << 16):
+        st = np.empty((min(1 << 16, len(reps) - a), 105, 3), np.int32)
+        assert _core.split_strengths_kernel(np.ascontiguousarray(reps[a:a + len(st)]), 0,
+                                            st) == -1
+        legal = (st[:, :, 0] > st[:, :, 1]) & (st[:, :, 1] > st[:, :, 2])
+        weakest[a:a + len(st)] = np.where(legal, st[:, :, 0], np.iinfo(np.int32).max).argmin(1)
+    way = HouseWay.from_table(weakest, "weakest-high")
+    hand = "Kc Qd 9h 9s 5c 5d 2h"                     # his best high: two pair
+    rules = Rules()
+    best_high = int(np.asarray(split_strengths(hand))[:, 0].max())
+
+    def above(w):                    # the share of flush entries whose true high tops his
+        a = dealer_model_arrays(lambda ids: w.strengths(ids, rules), rules.a234_low)
+        return float((a["triple_high"][a["flush_triples"][:, 0]] >= best_high).mean())
+
+    assert above(HouseWay.named("standard")) > 0.9 and above(way) < 0.1
+    fast = solve(hand, way, rules)
+    assert _wins(fast) == _wins(solve(hand, way, rules, method="enumerate"))
+    assert _wins(fast) != _wins(solve(hand, "standard", rules))
