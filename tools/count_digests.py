@@ -1,15 +1,16 @@
 """Digests of ``count_splits`` over fixed hands, every kind of house way, both A-2-3-4 options
 and known cards: run it under two builds and compare the lines (they must be identical).
 
-    python tools/count_digests.py [--hands 500] > new.txt
+    python tools/count_digests.py [--hands 500] [--slowest 100] > new.txt
     PYTHONPATH=/path/to/old/src python tools/count_digests.py > old.txt; diff old.txt new.txt
 
 Each line names one configuration and the sha256 of its int64 counts.  Hands: ``--hands``
-random ones (seed 1), then as many of the slowest kind (a suit holding 4+ of the hand's cards,
-or 3+ with the joker), seed 2.  Ways: ``standard`` (a rack card), ``equilibrium`` (a stored
+random ones (seed 1), then ``--slowest`` of the slowest kind (a suit holding 4+ of the hand's
+cards, or 3+ with the joker), seed 2.  Ways: ``standard`` (a rack card), ``equilibrium`` (a stored
 class table), ``classic`` (built into the core), a priority order, ``from_table`` (the splits
 ``high-first`` gives every class), and ``from_function`` (``examples/rack_card.py``).  Known cards: none,
-three dead cards, one and two cards the dealer shows (fixed seeds).
+three dead cards, one card the dealer shows, and two on the first fifth of the random hands
+(fixed seeds).
 """
 
 from __future__ import annotations
@@ -58,12 +59,14 @@ def ways() -> list[tuple[str, HouseWay]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=500)
-    n = ap.parse_args().hands
-    hands = np.concatenate([random_hands(n, 1), slow_hands(n, 2)]).astype(np.int8)
+    ap.add_argument("--slowest", type=int, default=100)
+    args = ap.parse_args()
+    n = args.hands
+    hands = np.concatenate([random_hands(n, 1), slow_hands(args.slowest, 2)]).astype(np.int8)
     rng = np.random.default_rng(3)
     rest = np.array([rng.permutation([c for c in range(53) if c not in h]) for h in hands])
     known = {"none": {}, "dead3": {"dead": rest[:, :3]}, "shown1": {"dealer": rest[:, 3:4]},
-             "shown2": {"dealer": rest[:, 4:6]}}
+             "shown2": {"dealer": rest[: n // 5, 4:6]}}
     for name, way in ways():
         for a234 in ("high", "low"):
             for kname, kw in known.items():
