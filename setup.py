@@ -18,7 +18,7 @@ SHARED = "asiapoker._core._cython"
 
 options = dict(
     include_dirs=[numpy.get_include()],
-    extra_compile_args=["-O3"],
+    extra_compile_args=["-O3", "-funroll-loops"],
     define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
 )
 extensions = [Extension(SHARED, sources=[str(CORE / "_cython.c")], extra_compile_args=["-O2"])]
