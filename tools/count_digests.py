@@ -8,9 +8,9 @@ Each line names one configuration and the sha256 of its int64 counts.  Hands: ``
 random ones (seed 1), then ``--slowest`` of the slowest kind (a suit holding 4+ of the hand's
 cards, or 3+ with the joker), seed 2.  Ways: ``standard`` (a rack card), ``equilibrium`` (a stored
 class table), ``classic`` (built into the core), a priority order, ``from_table`` (the splits
-``high-first`` gives every class), and ``from_function`` (``examples/rack_card.py``).  Known cards: none,
-three dead cards, one card the dealer shows, and two on the first fifth of the random hands
-(fixed seeds).
+``high-first`` gives every class), and ``from_function`` (``examples/rack_card.py``).  Known
+cards: none, three dead cards, one card the dealer shows, and two on the first fifth of the
+random hands (fixed seeds).
 """
 
 from __future__ import annotations

@@ -73,7 +73,9 @@ cdef class DealerModel:
         self.n_high_values = len(self.high_values)
         if self.n_high_values >= 1 << (31 - CODE_SHIFT):
             raise ValueError("asiapoker: a dealer model has too many distinct high strengths")
-        code = ((np.searchsorted(self.high_values, th).astype(np.int32) << CODE_SHIFT)
+        # th ascends: a triple's high index counts the changes of strength before it
+        high_index = np.cumsum(np.r_[False, th[1:] != th[:len(th) - 1]], dtype=np.int32)
+        code = ((high_index << CODE_SHIFT)
                 | (np.asarray(triple_medium, dtype=np.int32) * NL
                    + np.asarray(triple_low, dtype=np.int32)))
         self.rank_pairs = rank_pairs
@@ -108,9 +110,8 @@ cdef class DealerModel:
         self.flush_ranks = fr
         self.flush_others = o
         self.flush_codes = fc
-        self.flush_named_ranks = (fr | np.bitwise_or.reduce(
-            np.where(o != 0, np.left_shift(1, o.astype(np.uint16) >> 2), 0), axis=1)).astype(
-                np.uint16)
+        rank_bit = np.r_[0, np.left_shift(1, np.arange(1, 52) >> 2)].astype(np.uint16)
+        self.flush_named_ranks = fr | rank_bit[o[:, 0]] | rank_bit[o[:, 1]] | rank_bit[o[:, 2]]
         key = fr.astype(np.int64) * 2 + fj
         starts = np.flatnonzero(np.r_[True, key[1:] != key[:len(key) - 1]]) if len(key) else []
         self.flush_runs = np.r_[starts, len(key)].astype(np.int32)
