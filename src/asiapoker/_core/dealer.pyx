@@ -9,7 +9,8 @@ from libc.string cimport memset
 
 import numpy as np
 
-from asiapoker._core.layout import MODEL_ARRAYS, check_layout
+from asiapoker._core.layout import MODEL_ARRAYS as _MODEL_ARRAYS
+from asiapoker._core.layout import check_layout as _check_layout
 
 from asiapoker._core.cards cimport JOKER, NSPLITS, card_t, check_rows, load7
 from asiapoker._core.strengths cimport Tables, seven_parts, tables
@@ -48,11 +49,11 @@ cdef class DealerModel:
     :func:`asiapoker._models.build_dealer_model`)."""
 
     def __init__(self, int a234_low, **arrays):
-        check_layout(arrays)
+        _check_layout(arrays)
         (triple_high, triple_medium, triple_low, rank_pairs, rank_joker, rank_triple,
          flush_ranks, flush_others, flush_joker, flush_triples, flush_class, double_ranks1,
          double_ranks2, double_triples, medium_values, low_values) = (
-            arrays[k] for k in MODEL_ARRAYS)
+            arrays[k] for k in _MODEL_ARRAYS)
         if (len(flush_class) and (flush_class.min() < 0 or flush_class.max() >= len(rank_pairs))
                 or len(rank_triple) and (rank_triple.min() < 0
                                          or rank_triple.max() >= len(triple_high))):
