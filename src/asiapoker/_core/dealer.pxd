@@ -65,12 +65,12 @@ cdef class DealerModel:
     cdef int32_t[::1] low_values               # the NL distinct low strengths, ascending
     # Rank classes: dealer hands no suit can make a flush of, counted by ranks alone; the
     # classes with the joker come last.
-    cdef uint8_t[:, ::1] rank_pairs            # [n] up to 7 (rank, count): rank * 5 + count, 0 none
     cdef int32_t[::1] rank_triple              # [n] the class's triple
     cdef int32_t[::1] rank_code                # [n] that triple's code (CODE_SHIFT)
     cdef uint16_t[::1] rank_low                # [n] its part of ranks 2-8 among low_pairs
     cdef uint16_t[::1] rank_high               # [n] its part of ranks 9-A among high_pairs
-    cdef uint8_t[:, ::1] low_pairs             # [p] the distinct such parts, as rank_pairs
+    cdef uint8_t[:, ::1] low_pairs             # [p] the distinct such parts: up to 7 (rank,
+                                               # count) as rank * 5 + count, 0 none
     cdef uint8_t[:, ::1] high_pairs            # [p] the same for ranks 9-A
     cdef Py_ssize_t rank_joker_start           # the first class with the joker
     # Single-flush corrections: suit s holds exactly the ranks F, the other cards O lie in
@@ -78,17 +78,16 @@ cdef class DealerModel:
     # The entries without the joker, then those with it; F-major; within a run of one F, by
     # true high strength, the strongest first.
     cdef uint16_t[::1] flush_ranks             # [n] F, a 13-bit rank mask
-    cdef uint16_t[::1] flush_named_ranks       # [n] every rank the entry names (F and O)
     cdef int32_t[::1] flush_runs               # starts of the runs of entries with one F and
                                                # joker flag, then the number of entries
     cdef Py_ssize_t run_joker_start            # the first run with the joker
     cdef int32_t[::1] run_least_high           # [run] the least high index of its true triples
-    cdef uint8_t[:, ::1] flush_others          # [n] up to 3 (rank, count) of O as rank * 4 + count
-    cdef int32_t[:, ::1] flush_codes           # [n] codes of (true triple: +count, rank-only
-                                               # triple: -count)
+    cdef int32_t[::1] flush_true               # [n] its true triple's code (its rank class's
+                                               # triple loses the count through flush_class)
     cdef int32_t[::1] flush_class              # [n] its rank class (F + O, its joker flag)
     cdef uint16_t[::1] flush_oid               # [n] its O among other_pairs
-    cdef uint8_t[:, ::1] other_pairs           # [o] the distinct O, as flush_others
+    cdef uint8_t[:, ::1] other_pairs           # [o] the distinct O: up to 3 (rank, count) as
+                                               # rank * 4 + count, 0 none
     # Two-flush corrections (3 + 3 + the joker), F1-major.
     cdef uint16_t[::1] double_ranks1           # [n] the first suit's ranks
     cdef uint16_t[::1] double_ranks2           # [n] the second suit's ranks
@@ -100,9 +99,10 @@ cdef class DealerModel:
     cdef int32_t[:, ::1] double_positions      # [n] each entry's four triples among them
     cdef int32_t[::1] double_runs              # starts of the runs with one F1, then the count
 
-    # add the dealer hands of rank classes first..last-1, counted by rank alone, to ``cells``
-    cdef void rank_part(self, const int64_t* rank_ways, Py_ssize_t first, Py_ssize_t last,
-                        const Grid* g, int32_t* cells) noexcept nogil
+    # add rank classes first..last-1 to w.cells: their hands by rank alone (less those
+    # without a card, when ``less`` is not NULL) less w.sub, which goes back to zeros
+    cdef void add_ranks(self, Py_ssize_t first, Py_ssize_t last, const int64_t* rank_ways,
+                        const int64_t* less, Work* w) noexcept nogil
     # w.cells = the dealer hands from the cards not in ``removed``, by their cell of w.g
     cdef void distribution(self, const int* removed, int n_removed, Work* w) noexcept nogil
     # the same for all of them (card -1) or those that hold ``card``
@@ -145,23 +145,6 @@ cdef inline void suit_ways(const int* avail, int ranks_in_suit, int64_t* ways) n
 cdef inline int32_t cell_of(const Grid* g, int32_t code) noexcept nogil:
     """The cell of ``g`` a triple's code lands in."""
     return g.hb[code >> CODE_SHIFT] + g.mlb[code & CODE_ML]
-
-
-cdef inline void add_flushes(const uint8_t* sgo, const int32_t* sgt, Py_ssize_t n0,
-                             Py_ssize_t n1, const int64_t* ways, const Grid* g,
-                             int32_t* dist) noexcept nogil:
-    """The single-flush corrections n0..n1-1 of one suit whose available ranks hold their
-    flush set: each entry's count, the product of ``ways`` (the off-suit ways) over its
-    (rank, count) bytes, added at its true triple's cell and taken from its rank-only one's
-    (``sgt``: the codes)."""
-    cdef Py_ssize_t n
-    cdef const uint8_t* o
-    cdef int64_t cnt
-    for n in range(n0, n1):            # no test for cnt == 0: adding 0 costs less than it
-        o = sgo + 3 * n
-        cnt = ways[o[0]] * ways[o[1]] * ways[o[2]]
-        dist[cell_of(g, sgt[2 * n])] += <int32_t>cnt
-        dist[cell_of(g, sgt[2 * n + 1])] -= <int32_t>cnt
 
 
 cdef inline void prefix2d(const int64_t* a, int64_t* p) noexcept nogil:
@@ -227,15 +210,15 @@ cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last,
     of suits whose available ranks hold its F: its O's off-suit ways summed over them; suit
     ``sc``, when not -1, only for an F that holds rank ``rc``) goes to its rank class's w.sub
     and to its true triple's cell of w.g.  The entries whose true high is at least every high
-    threshold all land in the grid's top high bucket: they go to w.top[their (medium, low)
-    pair], which the caller spreads over the grid.  A run lists them first (strongest
-    first), so one comparison a run finds where they end when they are all of it, a binary
-    search when they are not."""
+    threshold all land in the grid's top high bucket: they are summed in w.top by their
+    (medium, low) pair, spread over the grid once at the end (and w.top back to zeros).  A
+    run lists them first (strongest first), so one comparison a run finds where they end
+    when they are all of it, a binary search when they are not."""
     cdef const int32_t* run = &m.flush_runs[0]
     cdef const int32_t* least = &m.run_least_high[0]
     cdef const uint16_t* sgf = &m.flush_ranks[0]
     cdef const uint16_t* oid = &m.flush_oid[0]
-    cdef const int32_t* sgt = &m.flush_codes[0, 0]
+    cdef const int32_t* sgt = &m.flush_true[0]
     cdef const int32_t* cls = &m.flush_class[0]
     cdef const int32_t* hb = w.g.hb
     cdef const int32_t* mlb = w.g.mlb
@@ -273,16 +256,20 @@ cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last,
             hi = n1
             while lo < hi:
                 mid = (lo + hi) >> 1
-                if (sgt[2 * mid] >> CODE_SHIFT) >= first_top:
+                if (sgt[mid] >> CODE_SHIFT) >= first_top:
                     lo = mid + 1
                 else:
                     hi = mid
         for n in range(run[r], lo):
             cnt = ways[oid[n]]
-            top[sgt[2 * n] & CODE_ML] += cnt
+            top[sgt[n] & CODE_ML] += cnt
             sub[cls[n]] += cnt
         for n in range(lo, n1):
             cnt = ways[oid[n]]
-            code = sgt[2 * n]
+            code = sgt[n]
             cells[hb[code >> CODE_SHIFT] + mlb[code & CODE_ML]] += cnt
             sub[cls[n]] += cnt
+    n = (w.g.nh - 1) * w.g.nm * w.g.nl         # the top high bucket's offset
+    for r in range(NM * NL):
+        cells[n + mlb[r]] += top[r]
+        top[r] = 0

@@ -79,7 +79,6 @@ cdef class DealerModel:
         code = ((high_index << CODE_SHIFT)
                 | (np.asarray(triple_medium, dtype=np.int32) * NL
                    + np.asarray(triple_low, dtype=np.int32)))
-        self.rank_pairs = rank_pairs
         self.rank_triple = rank_triple
         self.rank_code = code[np.asarray(rank_triple, dtype=np.intp)]
         self.rank_joker_start = len(rj) - np.count_nonzero(rj)
@@ -95,38 +94,29 @@ cdef class DealerModel:
                                                dtype=np.uint8),
                           ids.reshape(-1).astype(np.uint16)))
         (self.low_pairs, self.rank_low), (self.high_pairs, self.rank_high) = parts
-        # the flush entries: without the joker, then with it; F-major; within each run of
-        # one F, by true high strength, the strongest first (``add_runs``)
-        fc = code[np.asarray(flush_triples, dtype=np.intp)].reshape(-1, 2)
+        # the flush entries as the builder lays them out: without the joker, then with it;
+        # F-major; within each run of one F, by true high strength, the strongest first
+        # (``add_runs``)
         fr = np.asarray(flush_ranks, dtype=np.uint16)
+        true_code = code[flush_triples[:, 0]]
         key = ((fj.astype(np.int64) << 40) | (fr.astype(np.int64) << 21)
-               | ((1 << 20) - (fc[:, 0] >> CODE_SHIFT)))
-        o = np.asarray(flush_others, dtype=np.uint8).reshape(-1, 3)
-        order = None
-        if (np.diff(key) < 0).any():           # not built in this order (the builder's is)
-            order = np.argsort(key, kind="stable")
-            fr = np.ascontiguousarray(fr[order])
-            o = np.ascontiguousarray(o[order])
-            fj, fc = fj[order], np.ascontiguousarray(fc[order])
+               | ((1 << 20) - (true_code >> CODE_SHIFT)))
+        if (np.diff(key) < 0).any():
+            raise ValueError("asiapoker: a dealer model's flush entries are not in the "
+                             "builder's order")
+        if not np.array_equal(rank_triple[flush_class], flush_triples[:, 1]):
+            raise ValueError("asiapoker: a flush entry's rank triple is not its rank class's")
         self.flush_ranks = fr
-        self.flush_others = o
-        self.flush_codes = fc
-        rank_bit = np.r_[0, np.left_shift(1, np.arange(1, 52) >> 2)].astype(np.uint16)
-        self.flush_named_ranks = fr | rank_bit[o[:, 0]] | rank_bit[o[:, 1]] | rank_bit[o[:, 2]]
+        self.flush_true = true_code
+        self.flush_class = flush_class
         key = fr.astype(np.int64) * 2 + fj
         starts = np.flatnonzero(np.r_[True, key[1:] != key[:len(key) - 1]]) if len(key) else []
         self.flush_runs = np.r_[starts, len(key)].astype(np.int32)
         self.run_joker_start = np.count_nonzero(~fj[starts]) if len(key) else 0
         self.run_least_high = np.ascontiguousarray(
-            fc[np.r_[starts, len(key)][1:] - 1, 0] >> CODE_SHIFT if len(key) else fc[:0, 0],
-            dtype=np.int32)
-        fcls = flush_class if order is None else flush_class[order]
-        self.flush_class = np.ascontiguousarray(fcls, dtype=np.int32)
-        if not np.array_equal(np.asarray(rank_triple)[fcls],
-                              flush_triples[:, 1] if order is None
-                              else flush_triples[order, 1]):
-            raise ValueError("asiapoker: a flush entry's rank triple is not its rank class's")
+            true_code[np.r_[starts, len(key)][1:] - 1] >> CODE_SHIFT, dtype=np.int32)
         # the distinct O (bytes < 52: 6 bits each), numbered in order
+        o = flush_others
         packed = o[:, 0].astype(np.int32) | (o[:, 1].astype(np.int32) << 6) | (
             o[:, 2].astype(np.int32) << 12)
         seen = np.zeros(1 << 18, dtype=np.int32)
@@ -158,21 +148,39 @@ cdef class DealerModel:
         return (self.rank_triple.shape[0], self.flush_ranks.shape[0],
                 self.double_ranks1.shape[0], self.n_triples)
 
-    cdef void rank_part(self, const int64_t* rank_ways, Py_ssize_t first, Py_ssize_t last,
-                        const Grid* g, int32_t* cells) noexcept nogil:
-        """Add the dealer hands of rank classes first..last-1, counted by rank alone, to their
-        cells of ``g``: for each class, the product of rank_ways[r * 5 + k] = C(cards of rank
-        r left, k) over its (rank, count) pairs.  The classes with the joker are
-        rank_joker_start and after."""
-        cdef Py_ssize_t n
-        cdef const uint8_t* rk = &self.rank_pairs[0, 0]
+    cdef void add_ranks(self, Py_ssize_t first, Py_ssize_t last, const int64_t* rank_ways,
+                        const int64_t* less, Work* w) noexcept nogil:
+        """Add rank classes first..last-1 to their cells of w.g: each class's hands by rank
+        alone (the product of its ranks 2..8's ways and its ranks 9..A's, each from a table of
+        the distinct such parts, w.lw), less the same from ``less`` (the ways without a card)
+        when it is not NULL, less w.sub[class] (its flush hands), which goes back to zero."""
+        cdef Py_ssize_t n, nlow = self.low_pairs.shape[0], nparts = nlow + self.high_pairs.shape[0]
         cdef const int32_t* rkc = &self.rank_code[0]
-        cdef const uint8_t* o
-        for n in range(first, last):
-            o = rk + 7 * n
-            cells[cell_of(g, rkc[n])] += <int32_t>(
-                rank_ways[o[0]] * rank_ways[o[1]] * rank_ways[o[2]] * rank_ways[o[3]]
-                * rank_ways[o[4]] * rank_ways[o[5]] * rank_ways[o[6]])
+        cdef const uint16_t* rlo = &self.rank_low[0]
+        cdef const uint16_t* rhi = &self.rank_high[0]
+        cdef const int32_t* hb = w.g.hb
+        cdef const int32_t* mlb = w.g.mlb
+        cdef const int64_t* lw = w.lw
+        cdef const int64_t* hw = w.lw + nlow
+        cdef const int64_t* lw2 = w.lw + nparts
+        cdef const int64_t* hw2 = lw2 + nlow
+        cdef int32_t* cells = w.cells
+        cdef int32_t* sub = w.sub
+        cdef int32_t k
+        self.part_ways(rank_ways, w.lw)
+        if less != NULL:
+            self.part_ways(less, w.lw + nparts)
+            for n in range(first, last):
+                k = rkc[n]
+                cells[hb[k >> CODE_SHIFT] + mlb[k & CODE_ML]] += <int32_t>(
+                    lw[rlo[n]] * hw[rhi[n]] - lw2[rlo[n]] * hw2[rhi[n]] - sub[n])
+                sub[n] = 0
+        else:
+            for n in range(first, last):
+                k = rkc[n]
+                cells[hb[k >> CODE_SHIFT] + mlb[k & CODE_ML]] += <int32_t>(
+                    lw[rlo[n]] * hw[rhi[n]] - sub[n])
+                sub[n] = 0
 
     cdef void distribution(self, const int* removed, int n_removed, Work* w) noexcept nogil:
         """w.cells[c] = number of dealer hands from the cards not in ``removed`` (the player's
@@ -202,9 +210,7 @@ cdef class DealerModel:
         cdef Py_ssize_t n, n0, r, first, last, first_run, last_run
         cdef const Grid* g = &w.g
         cdef int32_t* cells = w.cells
-        cdef int32_t* sub = w.sub
         cdef Py_ssize_t no = self.other_pairs.shape[0]
-        cdef Py_ssize_t nlow = self.low_pairs.shape[0]
         cdef Py_ssize_t ndouble = self.double_ranks1.shape[0]
         cdef Py_ssize_t ndrun = self.double_runs.shape[0] - 1
         cdef const int32_t* drun = &self.double_runs[0]
@@ -212,22 +218,12 @@ cdef class DealerModel:
         cdef const uint16_t* dr2 = &self.double_ranks2[0] if ndouble else NULL
         cdef const int32_t* dtr = &self.double_codes[0, 0] if ndouble else NULL
         cdef const uint8_t* op = &self.other_pairs[0, 0]
-        cdef const int32_t* rkc = &self.rank_code[0]
-        cdef const uint16_t* rlo = &self.rank_low[0]
-        cdef const uint16_t* rhi = &self.rank_high[0]
-        cdef const int32_t* hb = g.hb
-        cdef const int32_t* mlb = g.mlb
-        cdef const int64_t* lw = w.lw
-        cdef const int64_t* hw = w.lw + nlow
-        cdef const int64_t* lw2 = w.lw + nlow + self.high_pairs.shape[0]
-        cdef const int64_t* hw2 = lw2 + nlow
         cdef const uint8_t* o
         cdef const int64_t* ways
         cdef const int64_t* ways2
         cdef int32_t* ow
         cdef const int32_t* ow1
         cdef const int32_t* ow2
-        cdef int32_t* top = w.top
         dealer_joker = cards_left(removed, n_removed, avail, availmask, rank_ways, offsuit_ways)
         memset(cells, 0, g.size * sizeof(int32_t))
         if less:
@@ -269,27 +265,8 @@ cdef class DealerModel:
                     ow[n] = ow1[n] + ow2[n]
         # the single-flush entries
         add_runs(self, first_run, last_run, availmask, sc, rc, w)
-        k = (g.nh - 1) * g.nm * g.nl             # the top high bucket's offset
-        for n in range(NM * NL):
-            cells[k + mlb[n]] += top[n]
-            top[n] = 0
-        # the rank classes, less their flush hands (and w.sub back to zeros): a class's hands
-        # by rank alone are the product of its ranks 2..8's ways and its ranks 9..A's, each
-        # from a table of the distinct such parts (w.lw)
-        self.part_ways(rank_ways, w.lw)
-        if less:
-            self.part_ways(rank_ways2, w.lw + nlow + self.high_pairs.shape[0])
-            for n in range(first, last):
-                k = rkc[n]
-                cells[hb[k >> CODE_SHIFT] + mlb[k & CODE_ML]] += <int32_t>(
-                    lw[rlo[n]] * hw[rhi[n]] - lw2[rlo[n]] * hw2[rhi[n]] - sub[n])
-                sub[n] = 0
-        else:
-            for n in range(first, last):
-                k = rkc[n]
-                cells[hb[k >> CODE_SHIFT] + mlb[k & CODE_ML]] += <int32_t>(
-                    lw[rlo[n]] * hw[rhi[n]] - sub[n])
-                sub[n] = 0
+        # the rank classes, less their flush hands
+        self.add_ranks(first, last, rank_ways, rank_ways2 if less else NULL, w)
         if not (dealer_joker and ndouble):
             return
         m2 = availmask[sc] & ~(1 << rc) if less else 0

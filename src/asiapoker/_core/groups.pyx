@@ -63,6 +63,20 @@ cdef void count_beaten(Py_ssize_t n, const int32_t* th, const int16_t* cell, con
         out[j] += all_high[mi * (NL + 1) + li]
 
 
+cdef int number_marked(int* seen, int n, int32_t* out) noexcept nogil:
+    """Number the marked entries of seen[:n] in order: seen[k] becomes k's number (-1 when
+    unmarked) and out[number] = k.  Returns how many were marked."""
+    cdef int k, m = 0
+    for k in range(n):
+        if seen[k]:
+            seen[k] = m
+            out[m] = k
+            m += 1
+        else:
+            seen[k] = -1
+    return m
+
+
 cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, int32_t* dist,
                      int64_t* work, Work* w) noexcept nogil:
     """The player's counts (``solve_rows`` side 0) for ``g`` seven-card rows with one rank
@@ -189,20 +203,8 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
             nh += 1
         mseen[(qkey[t] >> 4) & 127] = 1
         lseen[qkey[t] & 15] = 1
-    for k in range(NM + 1):
-        if mseen[k]:
-            mseen[k] = nm
-            um[nm] = k
-            nm += 1
-        else:
-            mseen[k] = -1
-    for k in range(NL + 1):
-        if lseen[k]:
-            lseen[k] = nl
-            ul[nl] = k
-            nl += 1
-        else:
-            lseen[k] = -1
+    nm = number_marked(mseen, NM + 1, um)
+    nl = number_marked(lseen, NL + 1, ul)
     if (nh + 1) * (nm + 1) * (nl + 1) > GROUP_CELLS:
         return -1
     hi = 0
@@ -217,14 +219,13 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
     if not dealer_joker:
         nsrun = model.run_joker_start
     memset(cells, 0, grid.size * sizeof(int32_t))
-    model.rank_part(rank_ways, 0, model.rank_triple.shape[0] if dealer_joker
-                    else model.rank_joker_start, grid, cells)
+    last = model.rank_triple.shape[0] if dealer_joker else model.rank_joker_start
+    model.add_ranks(0, last, rank_ways, NULL, w)
     grid_prefix(grid, cells, pre)
     for t in range(nt):
         L[t] = grid_count(grid, pre, tat[t] >> 16, (tat[t] >> 8) & 255, tat[t] & 255)
     # one suit's flush corrections for each distinct suit set: each entry's count at its true
     # triple's cell, and taken from its rank class's (w.sub, then one pass over the classes)
-    last = model.rank_triple.shape[0] if dealer_joker else model.rank_joker_start
     one_suit[1] = one_suit[2] = one_suit[3] = 0
     for s in range(ns):
         one_suit[0] = 0x1FFF & ~sets[s]
@@ -235,10 +236,6 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
             ow[n] = <int32_t>(offsuit_ways[o[0]] * offsuit_ways[o[1]] * offsuit_ways[o[2]])
         memset(cells, 0, grid.size * sizeof(int32_t))
         add_runs(model, 0, nsrun, one_suit, -1, -1, w)
-        k = (grid.nh - 1) * grid.nm * grid.nl
-        for n in range(NM * NL):
-            cells[k + grid.mlb[n]] += w.top[n]
-            w.top[n] = 0
         for n in range(last):
             k = rkc[n]
             cells[grid.hb[k >> CODE_SHIFT] + grid.mlb[k & CODE_ML]] -= w.sub[n]
