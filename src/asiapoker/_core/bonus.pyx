@@ -117,6 +117,8 @@ def bonus_kernel(const card_t[:, ::1] hands, int16_t[::1] out):
     """Fill ``out`` with the bonus masks of n seven-card rows; returns the first bad row or -1."""
     cdef Py_ssize_t i, bad
     cdef int c[7]
+    if hands.shape[1] != 7 or out.shape[0] != hands.shape[0]:
+        raise ValueError("asiapoker: bonus_kernel needs n x 7 rows and n outputs")
     with nogil:
         bad = check_rows(hands)
         if bad < 0:

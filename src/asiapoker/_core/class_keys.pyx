@@ -54,6 +54,8 @@ def class_keys_kernel(const card_t[:, ::1] hands, int64_t[::1] out):
     """Class keys of n seven-card rows; returns the first bad row or -1."""
     cdef Py_ssize_t i, bad
     cdef int c[7]
+    if hands.shape[1] != 7 or out.shape[0] != hands.shape[0]:
+        raise ValueError("asiapoker: class_keys_kernel needs n x 7 rows and n outputs")
     with nogil:
         bad = check_rows(hands)
         if bad < 0:
@@ -69,6 +71,10 @@ def classify_kernel(const card_t[:, ::1] hands, const int64_t[::1] keys, const i
     bad row (or -2 - row for a key missing from ``keys``) or -1."""
     cdef Py_ssize_t i, bad, lo, n = keys.shape[0]
     cdef int c[7]
+    if (hands.shape[1] != 7 or n == 0 or tri.shape[0] != n or tri.shape[1] != 3
+            or out.shape[0] != hands.shape[0] or out.shape[1] != 3):
+        raise ValueError("asiapoker: classify_kernel needs n x 7 rows, m keys (m > 0), m x 3 "
+                         "triples and n x 3 outputs")
     with nogil:
         bad = check_rows(hands)
         if bad < 0:

@@ -293,6 +293,8 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
     cdef int at[NSPLITS]
     cdef Work w
     cdef int64_t sig, sig0
+    if hands.shape[1] != 7 or out.shape[0] != nrows or out.shape[1] != NSPLITS:
+        raise ValueError("asiapoker: solve_groups_kernel needs n x 7 rows and n x 105 counts")
     with nogil:
         bad = check_rows(hands)
         if bad < 0:

@@ -69,6 +69,10 @@ def solve_known_kernel(const card_t[:, ::1] hands, DealerModel model, const int8
     cdef int at[NSPLITS]
     cdef Work w
     cdef int64_t* acc
+    if (hands.shape[1] != 7 or out.shape[0] != hands.shape[0] or out.shape[1] != NSPLITS
+            or totals.shape[0] != hands.shape[0]):
+        raise ValueError("asiapoker: solve_known_kernel needs n x 7 rows, n x 105 counts and n "
+                         "totals")
     if dead.shape[0] != hands.shape[0] or shown.shape[0] != hands.shape[0] or nk > 8:
         raise ValueError("asiapoker: dead and shown need one row per hand")
     with nogil:

@@ -68,6 +68,10 @@ def split_strengths_kernel(const card_t[:, ::1] hands, int a234_low, int32_t[:, 
     cdef int32_t hi[NSPLITS]
     cdef int32_t me[NSPLITS]
     cdef int32_t lo[NSPLITS]
+    if (hands.shape[1] != 7 or out.shape[0] != hands.shape[0] or out.shape[1] != NSPLITS
+            or out.shape[2] != 3):
+        raise ValueError("asiapoker: split_strengths_kernel needs n x 7 rows and n x 105 x 3 "
+                         "outputs")
     with nogil:
         bad = check_rows(hands)
         if bad < 0:
@@ -122,6 +126,10 @@ def match_split_kernel(const card_t[:, ::1] hands, int a234_low, const int32_t[:
     cdef int32_t hi[NSPLITS]
     cdef int32_t me[NSPLITS]
     cdef int32_t lo[NSPLITS]
+    if (hands.shape[1] != 7 or tri.shape[0] != hands.shape[0] or tri.shape[1] != 3
+            or out.shape[0] != hands.shape[0]):
+        raise ValueError("asiapoker: match_split_kernel needs n x 7 rows, n x 3 triples and n "
+                         "outputs")
     with nogil:
         bad = check_rows(hands)
         if bad < 0:

@@ -57,6 +57,19 @@ def suit_classes_kernel(const int8_t[:, ::1] counts, const uint8_t[::1] joker,
         k = (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
         lists[k][nlist[k]] = m
         nlist[k] += 1
+    if (counts.shape[1] != 13 or joker.shape[0] != counts.shape[0] or out.shape[1] != 7
+            or weight.shape[0] != cap or group.shape[0] != cap):
+        raise ValueError("asiapoker: suit_classes_kernel needs m x 13 counts, m joker flags, "
+                         "n x 7 outputs, n weights and n groups")
+    for row in range(counts.shape[0]):
+        d = joker[row]
+        for i in range(13):
+            if not 0 <= counts[row, i] <= 4:
+                d = -99
+            d += counts[row, i]
+        if d != 7 or joker[row] > 1:
+            raise ValueError(f"asiapoker: suit_classes_kernel's count row {row} is not seven "
+                             "cards (counts 0..4, a joker flag 0 or 1)")
     with nogil:
         for row in range(counts.shape[0]):
             if full:
@@ -116,6 +129,8 @@ def class_codes_kernel(const card_t[:, ::1] hands, int64_t[::1] out):
     cdef int k, p, r, c
     cdef int masks[13]
     cdef int64_t code, best, dealer_joker
+    if hands.shape[1] != 7 or out.shape[0] != hands.shape[0]:
+        raise ValueError("asiapoker: class_codes_kernel needs n x 7 rows and n outputs")
     with nogil:
         bad = check_rows(hands)
         if bad < 0:
