@@ -84,6 +84,7 @@ cdef class DealerModel:
     cdef int32_t[::1] run_least_high           # [run] the least high index of its true triples
     cdef int32_t[::1] flush_true               # [n] its true triple's code (its rank class's
                                                # triple loses the count through flush_class)
+    cdef uint16_t[::1] flush_ml                # [n] that code's (medium, low) part (CODE_ML)
     cdef int32_t[::1] flush_class              # [n] its rank class (F + O, its joker flag)
     cdef uint16_t[::1] flush_oid               # [n] its O among other_pairs
     cdef uint8_t[:, ::1] other_pairs           # [o] the distinct O: up to 3 (rank, count) as
@@ -219,6 +220,7 @@ cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last,
     cdef const uint16_t* sgf = &m.flush_ranks[0]
     cdef const uint16_t* oid = &m.flush_oid[0]
     cdef const int32_t* sgt = &m.flush_true[0]
+    cdef const uint16_t* sml = &m.flush_ml[0]
     cdef const int32_t* cls = &m.flush_class[0]
     cdef const int32_t* hb = w.g.hb
     cdef const int32_t* mlb = w.g.mlb
@@ -262,7 +264,7 @@ cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last,
                     hi = mid
         for n in range(run[r], lo):
             cnt = ways[oid[n]]
-            top[sgt[n] & CODE_ML] += cnt
+            top[sml[n]] += cnt
             sub[cls[n]] += cnt
         for n in range(lo, n1):
             cnt = ways[oid[n]]

@@ -108,6 +108,7 @@ cdef class DealerModel:
             raise ValueError("asiapoker: a flush entry's rank triple is not its rank class's")
         self.flush_ranks = fr
         self.flush_true = true_code
+        self.flush_ml = (true_code & CODE_ML).astype(np.uint16)
         self.flush_class = flush_class
         key = fr.astype(np.int64) * 2 + fj
         starts = np.flatnonzero(np.r_[True, key[1:] != key[:len(key) - 1]]) if len(key) else []
