@@ -82,9 +82,10 @@ cdef class DealerModel:
                                                # joker flag, then the number of entries
     cdef Py_ssize_t run_joker_start            # the first run with the joker
     cdef int32_t[::1] run_least_high           # [run] the least high index of its true triples
-    cdef int32_t[::1] flush_true               # [n] its true triple's code (its rank class's
-                                               # triple loses the count through flush_class)
-    cdef uint16_t[::1] flush_ml                # [n] that code's (medium, low) part (CODE_ML)
+    cdef uint16_t[::1] flush_high              # [n] its true triple's high index (its rank
+                                               # class's triple loses the count through
+                                               # flush_class)
+    cdef uint16_t[::1] flush_ml                # [n] and its (medium, low) index pair (CODE_ML)
     cdef int32_t[::1] flush_class              # [n] its rank class (F + O, its joker flag)
     cdef uint16_t[::1] flush_oid               # [n] its O among other_pairs
     cdef uint8_t[:, ::1] other_pairs           # [o] the distinct O: up to 3 (rank, count) as
@@ -219,7 +220,7 @@ cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last,
     cdef const int32_t* least = &m.run_least_high[0]
     cdef const uint16_t* sgf = &m.flush_ranks[0]
     cdef const uint16_t* oid = &m.flush_oid[0]
-    cdef const int32_t* sgt = &m.flush_true[0]
+    cdef const uint16_t* shi = &m.flush_high[0]
     cdef const uint16_t* sml = &m.flush_ml[0]
     cdef const int32_t* cls = &m.flush_class[0]
     cdef const int32_t* hb = w.g.hb
@@ -230,7 +231,7 @@ cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last,
     cdef int32_t* top = w.top
     cdef Py_ssize_t r, n, n1, lo, hi, mid, no = m.other_pairs.shape[0]
     cdef int f, suits
-    cdef int32_t cnt, code, first_top
+    cdef int32_t cnt, first_top
     # the least high index whose strength is at least every threshold
     lo = 0
     hi = m.n_high_values
@@ -258,7 +259,7 @@ cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last,
             hi = n1
             while lo < hi:
                 mid = (lo + hi) >> 1
-                if (sgt[mid] >> CODE_SHIFT) >= first_top:
+                if shi[mid] >= first_top:
                     lo = mid + 1
                 else:
                     hi = mid
@@ -268,8 +269,7 @@ cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last,
             sub[cls[n]] += cnt
         for n in range(lo, n1):
             cnt = ways[oid[n]]
-            code = sgt[n]
-            cells[hb[code >> CODE_SHIFT] + mlb[code & CODE_ML]] += cnt
+            cells[hb[shi[n]] + mlb[sml[n]]] += cnt
             sub[cls[n]] += cnt
     n = (w.g.nh - 1) * w.g.nm * w.g.nl         # the top high bucket's offset
     for r in range(NM * NL):

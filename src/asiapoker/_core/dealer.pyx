@@ -72,7 +72,7 @@ cdef class DealerModel:
             raise ValueError("asiapoker: a dealer model's triples are not sorted by high strength")
         self.high_values = th[np.r_[True, th[1:] != th[:len(th) - 1]]] if len(th) else th
         self.n_high_values = len(self.high_values)
-        if self.n_high_values >= 1 << (31 - CODE_SHIFT):
+        if self.n_high_values >= 1 << 16:     # a high index is a uint16 (flush_high)
             raise ValueError("asiapoker: a dealer model has too many distinct high strengths")
         # th ascends: a triple's high index counts the changes of strength before it
         high_index = np.cumsum(np.r_[False, th[1:] != th[:len(th) - 1]], dtype=np.int32)
@@ -107,7 +107,7 @@ cdef class DealerModel:
         if not np.array_equal(rank_triple[flush_class], flush_triples[:, 1]):
             raise ValueError("asiapoker: a flush entry's rank triple is not its rank class's")
         self.flush_ranks = fr
-        self.flush_true = true_code
+        self.flush_high = (true_code >> CODE_SHIFT).astype(np.uint16)
         self.flush_ml = (true_code & CODE_ML).astype(np.uint16)
         self.flush_class = flush_class
         key = fr.astype(np.int64) * 2 + fj
