@@ -332,7 +332,7 @@ cdef class DealerModel:
         for d in range(NM):
             for x in range(NL):
                 g.mlb[d * NL + x] = mb[d] + lb[x]
-        g.max_high = uh[nh - 1] if nh else -0x7FFFFFFF
+        g.first_top = find(hv, self.n_high_values, uh[nh - 1]) if nh else 0
         g.nh = nh + 1
         g.nm = nm + 1
         g.nl = nl + 1
@@ -361,9 +361,9 @@ cdef class DealerModel:
         for q in range(35):
             hpos[q] = find(uh, nh, high35[q] + side)
         for q in range(21):
-            um[q] = count_below(&self.medium_values[0], NM, medium21[q] + side)
+            um[q] = find(&self.medium_values[0], NM, medium21[q] + side)
         for q in range(7):
-            ul[q] = count_below(&self.low_values[0], NL, low7[q] + side)
+            ul[q] = find(&self.low_values[0], NL, low7[q] + side)
         for q in range(21):
             mpos[q] = um[q]
         for q in range(7):
@@ -436,8 +436,8 @@ cdef int sort_distinct(int32_t* a, int n) noexcept nogil:
 
 
 cdef int find(const int32_t* a, int n, int32_t x) noexcept nogil:
-    """The position of x in a[:n] (ascending, holding x)."""
-    cdef int lo = 0, hi = n - 1, mid
+    """The number of a[:n] (ascending) below x: x's position when a holds it."""
+    cdef int lo = 0, hi = n, mid
     while lo < hi:
         mid = (lo + hi) >> 1
         if a[mid] < x:
@@ -445,14 +445,6 @@ cdef int find(const int32_t* a, int n, int32_t x) noexcept nogil:
         else:
             hi = mid
     return lo
-
-
-cdef int count_below(const int32_t* a, int n, int32_t x) noexcept nogil:
-    """The number of a[:n] (ascending) below x."""
-    cdef int k = 0
-    while k < n and a[k] < x:
-        k += 1
-    return k
 
 
 cdef int work_alloc(DealerModel m, Work* w, Py_ssize_t capacity) noexcept nogil:

@@ -63,11 +63,11 @@ def suit_classes_kernel(const int8_t[:, ::1] counts, const uint8_t[::1] joker,
                          "n x 7 outputs, n weights and n groups")
     for row in range(counts.shape[0]):
         d = joker[row]
+        k = joker[row] <= 1
         for i in range(13):
-            if not 0 <= counts[row, i] <= 4:
-                d = -99
             d += counts[row, i]
-        if d != 7 or joker[row] > 1:
+            k = k and 0 <= counts[row, i] <= 4
+        if d != 7 or not k:
             raise ValueError(f"asiapoker: suit_classes_kernel's count row {row} is not seven "
                              "cards (counts 0..4, a joker flag 0 or 1)")
     with nogil:
