@@ -99,10 +99,6 @@ cdef class DealerModel:
     cdef uint16_t[::1] double_ranks2           # [n] the second suit's ranks
     cdef int32_t[:, ::1] double_codes          # [n] codes of (+true, -single1, -single2,
                                                # +rank-only)
-    # The same over the triples they touch only (solve_groups_kernel).
-    cdef int32_t[::1] double_high              # [u] those triples' high strengths, ascending
-    cdef int16_t[::1] double_cell              # [u] their cells
-    cdef int32_t[:, ::1] double_positions      # [n] each entry's four triples among them
     cdef int32_t[::1] double_runs              # starts of the runs with one F1, then the count
 
     # add rank classes first..last-1 to w.cells: their hands by rank alone (less those

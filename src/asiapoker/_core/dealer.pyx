@@ -134,11 +134,6 @@ cdef class DealerModel:
         self.double_codes = code[np.asarray(double_triples, dtype=np.intp)]
         self.medium_values = medium_values
         self.low_values = low_values
-        tids = np.asarray(double_triples, dtype=np.int32).reshape(-1, 4)
-        used = np.unique(tids)
-        self.double_high = np.ascontiguousarray(np.asarray(triple_high, dtype=np.int32)[used])
-        self.double_cell = np.ascontiguousarray(np.asarray(self.triple_cell)[used])
-        self.double_positions = np.searchsorted(used, tids).astype(np.int32).reshape(-1, 4)
         f1 = np.asarray(double_ranks1)
         self.double_runs = np.flatnonzero(
             np.r_[True, f1[1:] != f1[:len(f1) - 1], True]).astype(np.int32)

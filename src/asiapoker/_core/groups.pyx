@@ -2,7 +2,14 @@
 """The grouped solver of the whole game: the player's counts for many hands at once, sharing
 the dealer's rank-only counts and each suit's flush corrections across the hands of one rank
 multiset (as ``player_classes`` orders them).  Its integers are ``DealerModel.solve_rows``'s,
-which stays the reference."""
+which stays the reference.
+
+A suit set S (the ranks a row holds in one suit) lies in the rows' ranks R.  A single-flush
+entry (F, O) counts for S when F avoids S, with O's off-suit ways: those of O's ranks
+outside R are the same for every S, those of its ranks in R depend on S alone.  So the
+entries are merged once a group by (F & R, O's part in R, true cell, class cell), their
+S-free ways summed; each suit set then reads the few thousand merged keys, not the hundreds
+of thousands of entries."""
 
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
@@ -10,8 +17,8 @@ from libc.string cimport memset
 
 from asiapoker._core.cards cimport JOKER, NSPLITS, card_t, check_rows, load7
 from asiapoker._core.dealer cimport (
-    CELLS, CODE_ML, CODE_SHIFT, NL, NM, DealerModel, Grid, Work, add_runs, cards_left,
-    grid_count, grid_prefix, grid_wins, prefix2d, suit_ways, work_alloc, work_free)
+    CODE_ML, CODE_SHIFT, NL, NM, DealerModel, Grid, Work, cards_left,
+    cell_of, grid_count, grid_prefix, grid_wins, work_alloc, work_free)
 from asiapoker._core.strengths cimport Tables, seven_parts, tables
 
 cdef const Tables* T = tables()
@@ -21,46 +28,103 @@ cdef enum:
     GROUP_TRIPLES = 512     # distinct player triples in such a run (at most 2 * 105 occur)
     GROUP_SUIT_SETS = 128   # distinct suit sets (subsets of at most 7 ranks)
     GROUP_HASH = 1024       # open-addressing table of triple keys
+    GROUP_PAIRS = 512       # distinct pairs of suit sets whose two-flush counts are kept
     GROUP_CELLS = (GROUP_TRIPLES + 1) * 22 * 8   # the largest grid of a run (21 mediums and 7
                                                  # lows: the rows share their ranks)
-    GROUP_WORK_BYTES = (8 * (3 * CELLS + GROUP_TRIPLES + (GROUP_SUIT_SETS + 2) * GROUP_TRIPLES
+    GROUP_WORK_BYTES = (8 * (GROUP_TRIPLES + (GROUP_SUIT_SETS + 2) * GROUP_TRIPLES
                              + GROUP_HASH)
                         + 2 * (GROUP_ROWS * 105 + GROUP_ROWS * 4 + 8192 + 2 * GROUP_HASH))
 
 
-cdef void count_beaten(Py_ssize_t n, const int32_t* th, const int16_t* cell, const int32_t* dist,
-                       int nt, const int64_t* qkey, int64_t* out, int64_t* cell_sum,
-                       int64_t* below_high, int64_t* all_high) noexcept nogil:
-    """out[j] = dealer hands of ``dist`` (over ``n`` triples given by their high strengths
-    ``th``, ascending, and (medium, low) cells) that the player triple ``qkey[j]`` beats on two
-    hands of three; ``qkey`` is sorted, each key is high << 12 | medium index << 4 | low
-    index (the indices of the first medium / low strength not below the player's)."""
-    cdef Py_ssize_t p = 0, last = -1
-    cdef int j = 0, mi, li
-    cdef int64_t h
-    memset(cell_sum, 0, CELLS * sizeof(int64_t))
-    while j < nt:
-        h = qkey[j] >> 12
-        while p < n and th[p] < h:
-            cell_sum[cell[p]] += dist[p]
-            p += 1
-        if p != last:                  # below_high is still right when nothing was added
-            prefix2d(cell_sum, below_high)
-            last = p
-        while j < nt and (qkey[j] >> 12) == h:
-            mi = (qkey[j] >> 4) & 127
-            li = qkey[j] & 15
-            out[j] = (below_high[mi * (NL + 1) + NL] + below_high[NM * (NL + 1) + li]
-                      - 2 * below_high[mi * (NL + 1) + li])
-            j += 1
-    while p < n:
-        cell_sum[cell[p]] += dist[p]
-        p += 1
-    prefix2d(cell_sum, all_high)
-    for j in range(nt):
-        mi = (qkey[j] >> 4) & 127
-        li = qkey[j] & 15
-        out[j] += all_high[mi * (NL + 1) + li]
+cdef enum:
+    MERGE_BITS = 20           # the hash of merged flush keys: 2^20 slots, at least twice the
+                              # entries of any model (checked before use)
+
+cdef uint64_t KEY_SET = (<uint64_t>1) << 62   # in every merged key (0 is an empty slot)
+
+
+cdef struct Merge:
+    # A group's flush entries merged by what a suit set's count of them depends on (see
+    # ``merge_entries``).
+    uint64_t* key             # [slot] a merged key (0: empty)
+    int64_t* val              # [slot] its hands, less the factor of its ranks in the group's
+    int32_t* used             # [k] the slots in use, in order
+    uint64_t* class_key       # [rank class] its cell of the group's grid << 44
+    int32_t* rest_ways        # [o] the off-suit ways of O's ranks the rows do not hold
+    uint64_t* o_key           # [o] the id of O's part in the rows' ranks << 13
+    uint64_t* high_key        # [high index] the grid's hb << 27
+    uint64_t* ml_key          # [medium * NL + low] the grid's mlb << 27
+    int32_t* id_code          # [id] that part, a base-4 digit (count) per rank of the rows
+    int16_t* code_id          # [code] its id (-1: none yet)
+    int64_t* factor           # [id] one suit set's ways of that part
+    int32_t* double_cell      # [4 * n] a two-flush entry's four cells of the group's grid
+    int64_t* pairs            # [p * GROUP_TRIPLES + t] a pair of suit sets' two-flush counts
+    int16_t* pair_id          # [set index << 7 | set index] its row of pairs (-1: none yet)
+    int32_t* pair_key         # [p] the pair of each row
+
+
+cdef int merge_alloc(DealerModel m, Merge* g) noexcept nogil:
+    """Space for ``merge_entries``: 0, or -1 (nothing held)."""
+    cdef Py_ssize_t no = m.other_pairs.shape[0]
+    g.key = <uint64_t*>calloc(1 << MERGE_BITS, sizeof(uint64_t))   # zeros between groups
+    g.val = <int64_t*>malloc((1 << MERGE_BITS) * sizeof(int64_t))
+    g.used = <int32_t*>malloc((m.flush_ranks.shape[0] + 1) * sizeof(int32_t))
+    g.class_key = <uint64_t*>malloc((m.rank_triple.shape[0] + 1) * sizeof(uint64_t))
+    g.rest_ways = <int32_t*>malloc((no + 1) * sizeof(int32_t))
+    g.o_key = <uint64_t*>malloc((no + 1) * sizeof(uint64_t))
+    g.high_key = <uint64_t*>malloc((m.n_high_values + 1) * sizeof(uint64_t))
+    g.ml_key = <uint64_t*>malloc(NM * NL * sizeof(uint64_t))
+    g.id_code = <int32_t*>malloc((no + 1) * sizeof(int32_t))
+    g.code_id = <int16_t*>malloc(16384 * sizeof(int16_t))
+    g.factor = <int64_t*>malloc((no + 1) * sizeof(int64_t))
+    g.double_cell = <int32_t*>malloc((4 * m.double_ranks1.shape[0] + 1) * sizeof(int32_t))
+    g.pairs = <int64_t*>malloc((GROUP_PAIRS + 1) * GROUP_TRIPLES * sizeof(int64_t))
+    g.pair_id = <int16_t*>malloc(GROUP_SUIT_SETS * GROUP_SUIT_SETS * sizeof(int16_t))
+    g.pair_key = <int32_t*>malloc(GROUP_PAIRS * sizeof(int32_t))
+    if (g.key == NULL or g.val == NULL or g.used == NULL or g.class_key == NULL
+            or g.rest_ways == NULL or g.o_key == NULL or g.high_key == NULL or g.ml_key == NULL
+            or g.id_code == NULL or g.code_id == NULL
+            or g.factor == NULL or g.double_cell == NULL or g.pairs == NULL
+            or g.pair_id == NULL or g.pair_key == NULL):
+        merge_free(g)
+        return -1
+    memset(g.code_id, 0xFF, 16384 * sizeof(int16_t))
+    memset(g.pair_id, 0xFF, GROUP_SUIT_SETS * GROUP_SUIT_SETS * sizeof(int16_t))
+    return 0
+
+
+cdef void merge_free(Merge* g) noexcept nogil:
+    """Free what ``merge_alloc`` took."""
+    free(g.key)
+    free(g.val)
+    free(g.used)
+    free(g.class_key)
+    free(g.rest_ways)
+    free(g.o_key)
+    free(g.high_key)
+    free(g.ml_key)
+    free(g.id_code)
+    free(g.code_id)
+    free(g.factor)
+    free(g.double_cell)
+    free(g.pairs)
+    free(g.pair_id)
+    free(g.pair_key)
+    g.key = NULL
+    g.val = NULL
+    g.used = NULL
+    g.class_key = NULL
+    g.rest_ways = NULL
+    g.o_key = NULL
+    g.high_key = NULL
+    g.ml_key = NULL
+    g.id_code = NULL
+    g.code_id = NULL
+    g.factor = NULL
+    g.double_cell = NULL
+    g.pairs = NULL
+    g.pair_id = NULL
+    g.pair_key = NULL
 
 
 cdef int number_marked(int* seen, int n, int32_t* out) noexcept nogil:
@@ -77,18 +141,138 @@ cdef int number_marked(int* seen, int n, int32_t* out) noexcept nogil:
     return m
 
 
-cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, int32_t* dist,
-                     int64_t* work, Work* w) noexcept nogil:
+cdef int merge_entries(DealerModel model, Merge* mg, int rmask, const int* sets, int ns,
+                       Py_ssize_t nsrun, const Grid* grid, int* nkeys) noexcept nogil:
+    """Merge the single-flush entries of runs 0..nsrun-1 that some suit set of ``sets`` counts
+    (its F avoids the set) by their key: KEY_SET | F & rmask | O's id << 13 | true cell of
+    ``grid`` << 27 | class cell (mg.class_cell) << 44, in mg's hash (the slots in mg.used,
+    *nkeys of them), each with the sum of its O's ways outside the ranks ``rmask`` (the rows
+    hold none of those ranks: all 4 are left, 3 of them outside the suit).  O's id numbers
+    its part in rmask (mg.id_code: a base-4 digit, the count, for each rank of rmask in
+    ascending order).  Returns the number of ids."""
+    cdef const int32_t* run = &model.flush_runs[0]
+    cdef const uint16_t* sgf = &model.flush_ranks[0]
+    cdef const uint16_t* oid = &model.flush_oid[0]
+    cdef const uint16_t* shi = &model.flush_high[0]
+    cdef const uint16_t* sml = &model.flush_ml[0]
+    cdef const int32_t* cls = &model.flush_class[0]
+    cdef const uint8_t* op = &model.other_pairs[0, 0]
+    cdef const uint64_t* ccell = mg.class_key
+    cdef int32_t* rest = mg.rest_ways
+    cdef uint64_t* o_key = mg.o_key
+    cdef uint64_t* hkey = mg.high_key
+    cdef uint64_t* mlkey = mg.ml_key
+    cdef uint64_t* tkey = mg.key
+    cdef int64_t* tval = mg.val
+    cdef int32_t* used = mg.used
+    cdef Py_ssize_t no = model.other_pairs.shape[0], r, n, count = 0, slot, lastslot = 0
+    cdef int pow4[13]
+    cdef int k, x, j = 0, code, nid = 0, nk = 0, tbits = 10, phi, every = 0
+    cdef int32_t wr
+    cdef uint64_t key, lastkey = 0, tmask, base
+    for k in range(13):
+        pow4[k] = 0
+        if (rmask >> k) & 1:
+            pow4[k] = 1 << (2 * j)
+            j += 1
+    for n in range(no):                     # O's ways outside rmask, and its id
+        wr = 1
+        code = 0
+        for k in range(3):
+            x = op[3 * n + k]
+            if x:
+                if pow4[x >> 2]:
+                    code += (x & 3) * pow4[x >> 2]
+                else:
+                    wr *= <int32_t>T.binom[3][x & 3]
+        rest[n] = wr
+        if mg.code_id[code] < 0:
+            mg.code_id[code] = nid
+            mg.id_code[nid] = code
+            nid += 1
+        o_key[n] = <uint64_t>mg.code_id[code] << 13
+    for n in range(model.n_high_values):      # the grid's cells, shifted into their key place
+        hkey[n] = <uint64_t>grid.hb[n] << 27
+    for n in range(NM * NL):
+        mlkey[n] = <uint64_t>grid.mlb[n] << 27
+    for k in range(ns):                       # a suit of no cards: every F counts
+        if sets[k] == 0:
+            every = 1
+    if every:                                 # the entries some suit set counts: the hash size
+        count = run[nsrun] - run[0]
+    for r in range(nsrun if not every else 0):
+        phi = sgf[run[r]] & rmask
+        for k in range(ns):
+            if not phi & sets[k]:
+                count += run[r + 1] - run[r]
+                break
+    while (1 << tbits) < 2 * count:
+        tbits += 1
+    tmask = (<uint64_t>1 << tbits) - 1
+    for r in range(nsrun):
+        phi = sgf[run[r]] & rmask
+        if not every:
+            k = 0
+            while k < ns and phi & sets[k]:
+                k += 1
+            if k == ns:
+                continue
+        base = KEY_SET | <uint64_t>phi
+        for n in range(run[r], run[r + 1]):
+            key = base | o_key[oid[n]] | hkey[shi[n]] + mlkey[sml[n]] | ccell[cls[n]]
+            if key != lastkey:
+                slot = <Py_ssize_t>((key * 0x9E3779B97F4A7C15ULL) >> (64 - tbits))
+                while tkey[slot] != 0 and tkey[slot] != key:
+                    slot = <Py_ssize_t>((slot + 1) & tmask)
+                if tkey[slot] == 0:
+                    tkey[slot] = key
+                    tval[slot] = 0
+                    used[nk] = <int32_t>slot
+                    nk += 1
+                lastkey = key
+                lastslot = slot
+            tval[lastslot] += rest[oid[n]]
+    nkeys[0] = nk
+    return nid
+
+
+cdef void count_pair(DealerModel model, int smask, int amask, const int32_t* dcell,
+                     const Grid* grid, int32_t* cells, int64_t* pre, const int* tat, int nt,
+                     int64_t* out) noexcept nogil:
+    """out[t] = the two-flush corrections, for triple t (its thresholds tat[t]), of one pair
+    of suits where the player holds the ranks ``smask`` and ``amask``: the entries whose F1
+    avoids smask and F2 amask, each +1, -1, -1, +1 at its four cells of ``grid`` (dcell)."""
+    cdef const int32_t* run = &model.double_runs[0]
+    cdef const uint16_t* dbf1 = &model.double_ranks1[0]
+    cdef const uint16_t* dbf2 = &model.double_ranks2[0]
+    cdef Py_ssize_t r, n, nrun = model.double_runs.shape[0] - 1
+    cdef int t
+    memset(cells, 0, grid.size * sizeof(int32_t))
+    for r in range(nrun):                   # runs of entries with one F1
+        if dbf1[run[r]] & smask:
+            continue
+        for n in range(run[r], run[r + 1]):
+            if dbf2[n] & amask:
+                continue
+            cells[dcell[4 * n]] += 1
+            cells[dcell[4 * n + 1]] -= 1
+            cells[dcell[4 * n + 2]] -= 1
+            cells[dcell[4 * n + 3]] += 1
+    grid_prefix(grid, cells, pre)
+    for t in range(nt):
+        out[t] = grid_count(grid, pre, tat[t] >> 16, (tat[t] >> 8) & 255, tat[t] & 255)
+
+
+cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, int64_t* work,
+                     Work* w, Merge* mg) noexcept nogil:
     """The player's counts (``solve_rows`` side 0) for ``g`` seven-card rows with one rank
-    multiset, sharing the dealer's rank-only counts and each suit's flush corrections
-    across the rows: both are counted in one grid whose thresholds are the rows' distinct
-    strengths (w.cells, with its prefix sums in w.pre).  Returns 0, or -1 when the rows
-    need more distinct triples or suit sets than the work space holds (the caller then
-    solves them one by one)."""
-    cdef int64_t* cell_sum = work
-    cdef int64_t* below_high = cell_sum + CELLS
-    cdef int64_t* all_high = below_high + CELLS
-    cdef int64_t* qkey = all_high + CELLS                 # GROUP_TRIPLES sorted distinct triples
+    multiset, sharing across the rows the dealer's rank-only counts, the single-flush
+    entries (merged once, ``merge_entries``, then read by each distinct suit set) and the
+    two-flush corrections of each distinct pair of suit sets (``count_pair``), all counted
+    in one grid whose thresholds are the rows' distinct strengths (w.cells, with its prefix
+    sums in w.pre).  Returns 0, or -1 when the rows need more distinct triples or suit sets
+    than the work space holds (the caller then solves them one by one)."""
+    cdef int64_t* qkey = work                        # GROUP_TRIPLES sorted distinct triples
     cdef int64_t* L = qkey + GROUP_TRIPLES      # (1 + GROUP_SUIT_SETS + 1) x GROUP_TRIPLES answers
     cdef int16_t* tix = <int16_t*>(L + (GROUP_SUIT_SETS + 2) * GROUP_TRIPLES)   # g x 105 triples
     cdef int16_t* six = tix + GROUP_ROWS * NSPLITS       # g x 4 suit-set index
@@ -97,12 +281,16 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
     cdef int16_t* hval = <int16_t*>(hkey + GROUP_HASH)
     cdef int16_t* rank_of_prov = hval + GROUP_HASH
     cdef int sets[GROUP_SUIT_SETS]
-    cdef int one_suit[4]                 # a suit set's available ranks, as suit 0's
-    cdef Py_ssize_t no = model.other_pairs.shape[0], last
-    cdef const uint8_t* op = &model.other_pairs[0, 0]
-    cdef const uint8_t* o
+    cdef Py_ssize_t last, mslot
     cdef const int32_t* rkc = &model.rank_code[0]
-    cdef int32_t* ow
+    cdef const uint16_t* rlo = &model.rank_low[0]
+    cdef const uint16_t* rhi = &model.rank_high[0]
+    cdef const int64_t* lw = w.lw
+    cdef const int64_t* hw = w.lw + model.low_pairs.shape[0]
+    cdef uint64_t* ccell = mg.class_key
+    cdef int rmask = 0, nr = 0, nid, nk, code, d, cc
+    cdef int rr[13]                      # the rows' ranks, ascending
+    cdef uint64_t ukey
     cdef Grid* grid = &w.g
     cdef int32_t* cells = w.cells
     cdef int64_t* pre = w.pre
@@ -116,24 +304,31 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
     cdef int avail[13]
     cdef int availmask[4]                 # the first row's (its suits are not shared)
     cdef int64_t rank_ways[65]
-    cdef int64_t offsuit_ways[4 * 52]     # the first row's; then one suit set's, in the first 52
+    cdef int64_t offsuit_ways[4 * 52]
     cdef int32_t high35[35]
     cdef int32_t medium21[21]
     cdef int32_t low7[7]
-    cdef int i, k, r, s, s2, t, mi, li, nt = 0, ns = 0, dealer_joker, smask, slot, amask
-    cdef int amask2
+    cdef int i, k, r, s, s2, t, mi, li, nt = 0, ns = 0, dealer_joker, smask, slot
     cdef int32_t m, l
     cdef int64_t key, acc
     cdef Py_ssize_t n
     cdef Py_ssize_t ndb = model.double_ranks1.shape[0]
     cdef const int* c
     cdef int64_t* Lrow
-    cdef Py_ssize_t nu = model.double_high.shape[0], nrun = model.double_runs.shape[0] - 1
+    cdef int64_t* Prow
+    cdef int npair
     cdef Py_ssize_t nsrun = model.flush_runs.shape[0] - 1
-    cdef const int32_t* run = &model.double_runs[0]
-    cdef const uint16_t* dbf1 = &model.double_ranks1[0] if ndb else NULL
-    cdef const uint16_t* dbf2 = &model.double_ranks2[0] if ndb else NULL
-    cdef const int32_t* dpos = &model.double_positions[0, 0] if ndb else NULL
+    cdef const int32_t* dcode = &model.double_codes[0, 0] if ndb else NULL
+    cdef int32_t* dcell = mg.double_cell
+    if model.flush_ranks.shape[0] * 2 > (1 << MERGE_BITS) or model.other_pairs.shape[0] > 16384:
+        return -1
+    for k in range(7):
+        if rows[k] != JOKER:
+            rmask |= 1 << (rows[k] >> 2)
+    for r in range(13):
+        if (rmask >> r) & 1:
+            rr[nr] = r
+            nr += 1
     # the rows: their distinct (high, medium, low) triples and suit sets
     memset(hval, 0xFF, GROUP_HASH * sizeof(int16_t))      # -1: empty
     memset(smap, 0xFF, 8192 * sizeof(int16_t))
@@ -220,54 +415,77 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
         nsrun = model.run_joker_start
     memset(cells, 0, grid.size * sizeof(int32_t))
     last = model.rank_triple.shape[0] if dealer_joker else model.rank_joker_start
-    model.add_ranks(0, last, rank_ways, NULL, w)
+    model.part_ways(rank_ways, w.lw)
+    for n in range(last):
+        k = rkc[n]
+        cc = grid.hb[k >> CODE_SHIFT] + grid.mlb[k & CODE_ML]
+        ccell[n] = <uint64_t>cc << 44
+        cells[cc] += <int32_t>(lw[rlo[n]] * hw[rhi[n]])
     grid_prefix(grid, cells, pre)
     for t in range(nt):
         L[t] = grid_count(grid, pre, tat[t] >> 16, (tat[t] >> 8) & 255, tat[t] & 255)
-    # one suit's flush corrections for each distinct suit set: each entry's count at its true
-    # triple's cell, and taken from its rank class's (w.sub, then one pass over the classes)
-    one_suit[1] = one_suit[2] = one_suit[3] = 0
+    # one suit's flush corrections for each distinct suit set S (the ranks the row holds in
+    # that suit): an entry (F, O) counts when F avoids S, with O's off-suit ways, at its true
+    # triple's cell, and is taken from its rank class's cell.  S lies in the rows' ranks R,
+    # so an entry's count is its O's ways outside R times a factor of its O's part in R and
+    # S: the entries are merged once by (F's part in R, O's part in R, the two cells) and
+    # each suit set reads the merged keys.
+    nid = merge_entries(model, mg, rmask, sets, ns, nsrun, grid, &nk)
+    if dealer_joker:
+        for i in range(4 * ndb):
+            dcell[i] = cell_of(grid, dcode[i])
     for s in range(ns):
-        one_suit[0] = 0x1FFF & ~sets[s]
-        suit_ways(avail, one_suit[0], offsuit_ways)
-        ow = w.ow + no                    # w.ow's row of the suit set {suit 0}
-        for n in range(no):
-            o = op + 3 * n
-            ow[n] = <int32_t>(offsuit_ways[o[0]] * offsuit_ways[o[1]] * offsuit_ways[o[2]])
+        for i in range(nid):
+            code = mg.id_code[i]
+            acc = 1
+            for k in range(nr):
+                d = (code >> (2 * k)) & 3
+                if d:
+                    r = rr[k]
+                    acc *= T.binom[avail[r] - (((sets[s] >> r) & 1) ^ 1)][d]
+            mg.factor[i] = acc
         memset(cells, 0, grid.size * sizeof(int32_t))
-        add_runs(model, 0, nsrun, one_suit, -1, -1, w)
-        for n in range(last):
-            k = rkc[n]
-            cells[grid.hb[k >> CODE_SHIFT] + grid.mlb[k & CODE_ML]] -= w.sub[n]
-            w.sub[n] = 0
+        for i in range(nk):
+            mslot = mg.used[i]
+            ukey = mg.key[mslot]
+            if ukey & <uint64_t>sets[s]:
+                continue
+            acc = mg.val[mslot] * mg.factor[(ukey >> 13) & 0x3FFF]
+            cells[(ukey >> 27) & 0x1FFFF] += <int32_t>acc
+            cells[(ukey >> 44) & 0x1FFFF] -= <int32_t>acc
         grid_prefix(grid, cells, pre)
         Lrow = L + (1 + s) * GROUP_TRIPLES
         for t in range(nt):
             Lrow[t] = grid_count(grid, pre, tat[t] >> 16, (tat[t] >> 8) & 255, tat[t] & 255)
-    # each row: the sum of its parts, and its own two-suit corrections (joker with the dealer)
+    for i in range(nk):
+        mg.key[mg.used[i]] = 0
+    for i in range(nid):
+        mg.code_id[mg.id_code[i]] = -1
+    # each row: the sum of its parts and of the two-flush corrections (the joker with the
+    # dealer) of its six pairs of suits, counted once for each distinct pair of suit sets
     Lrow = L + (GROUP_SUIT_SETS + 1) * GROUP_TRIPLES
+    npair = 0
     for i in range(g):
         for t in range(nt):
             Lrow[t] = 0
         if dealer_joker and ndb:
-            memset(dist, 0, nu * sizeof(int32_t))
             for s in range(4):
-                smask = sets[six[i * 4 + s]]
                 for s2 in range(s + 1, 4):
-                    amask2 = sets[six[i * 4 + s2]]
-                    for r in range(nrun):          # runs of entries with one F1
-                        n = run[r]
-                        if dbf1[n] & smask:
-                            continue
-                        for n in range(run[r], run[r + 1]):
-                            if dbf2[n] & amask2:
-                                continue
-                            dist[dpos[4 * n]] += 1
-                            dist[dpos[4 * n + 1]] -= 1
-                            dist[dpos[4 * n + 2]] -= 1
-                            dist[dpos[4 * n + 3]] += 1
-            count_beaten(nu, &model.double_high[0], &model.double_cell[0], dist, nt, qkey, Lrow,
-                         cell_sum, below_high, all_high)
+                    k = six[i * 4 + s] << 7 | six[i * 4 + s2]
+                    if mg.pair_id[k] >= 0:
+                        Prow = mg.pairs + mg.pair_id[k] * GROUP_TRIPLES
+                    else:
+                        if npair < GROUP_PAIRS:
+                            mg.pair_id[k] = npair
+                            mg.pair_key[npair] = k
+                            Prow = mg.pairs + npair * GROUP_TRIPLES
+                            npair += 1
+                        else:                       # counted for this row alone
+                            Prow = mg.pairs + GROUP_PAIRS * GROUP_TRIPLES
+                        count_pair(model, sets[six[i * 4 + s]], sets[six[i * 4 + s2]], dcell,
+                                   grid, cells, pre, tat, nt, Prow)
+                    for t in range(nt):
+                        Lrow[t] += Prow[t]
         for k in range(NSPLITS):
             t = tix[i * NSPLITS + k]
             if t < 0:
@@ -277,6 +495,8 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
             for s in range(4):
                 acc += L[(1 + six[i * 4 + s]) * GROUP_TRIPLES + t]
             out[i * NSPLITS + k] = acc
+    for i in range(npair):
+        mg.pair_id[mg.pair_key[i]] = -1
     return 0
 
 
@@ -285,13 +505,13 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
     rank multiset (as ``player_classes`` orders them): the dealer's rank-only counts and
     each suit's flush corrections are computed once for such a run of rows.  Releases the
     GIL.  Returns the first bad row or -1."""
-    cdef Py_ssize_t i, j, a, bad, nrows = hands.shape[0]
+    cdef Py_ssize_t j, a, bad, nrows = hands.shape[0]
     cdef int k, g
     cdef int* rows
-    cdef int32_t* dist
     cdef int64_t* work
     cdef int at[NSPLITS]
     cdef Work w
+    cdef Merge mg
     cdef int64_t sig, sig0
     if hands.shape[1] != 7 or out.shape[0] != nrows or out.shape[1] != NSPLITS:
         raise ValueError("asiapoker: solve_groups_kernel needs n x 7 rows and n x 105 counts")
@@ -299,10 +519,10 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
         bad = check_rows(hands)
         if bad < 0:
             rows = <int*>malloc(GROUP_ROWS * 7 * sizeof(int))
-            dist = <int32_t*>calloc(model.double_high.shape[0] + 1, sizeof(int32_t))
             work = <int64_t*>malloc(GROUP_WORK_BYTES)
-            if (work_alloc(model, &w, GROUP_CELLS) < 0 or rows == NULL or dist == NULL
-                    or work == NULL):
+            k = merge_alloc(model, &mg)
+            if (work_alloc(model, &w, GROUP_CELLS) < 0 or rows == NULL
+                    or work == NULL or k < 0):
                 bad = -2
             else:
                 a = 0
@@ -322,16 +542,16 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
                             break
                         load7(&hands[a + g, 0], rows + 7 * g)
                         g += 1
-                    if solve_group(model, rows, g, &out[a, 0], dist, work, &w) < 0:
+                    if solve_group(model, rows, g, &out[a, 0], work, &w, &mg) < 0:
                         for j in range(g):
                             model.hand_grid(rows + 7 * j, 0, &w.g, at)
                             model.distribution(rows + 7 * j, 7, &w)
                             grid_wins(&w.g, w.cells, at, &out[a + j, 0], w.pre)
                     a += g
             free(rows)
-            free(dist)
             free(work)
             work_free(&w)
+            merge_free(&mg)
     if bad == -2:
         raise MemoryError("asiapoker: no memory for the dealer distribution")
     return bad
