@@ -153,9 +153,10 @@ def test_solve_groups_equals_solve_rows_on_whole_groups(way, a234):
     rows = np.ascontiguousarray(np.concatenate([hands[starts[i]:starts[i + 1]] for i in picks]))
     a = np.empty((len(rows), 105), dtype=np.int64)
     b = np.empty((len(rows), 105), dtype=np.int64)
-    assert m.solve_rows(rows, a, np.empty(len(rows), dtype=np.int64)) == -1
-    assert _core.solve_groups_kernel(rows, m, b) == -1
-    np.testing.assert_array_equal(a, b)
+    for side in (0, 1):                      # the player's count, and the dealer's
+        assert m.solve_rows(rows, a, np.empty(len(rows), dtype=np.int64), side) == -1
+        assert _core.solve_groups_kernel(rows, m, b, side) == -1
+        np.testing.assert_array_equal(a, b)
 
 
 def test_solve_groups_any_order(rng):

@@ -85,6 +85,30 @@ def test_dealer_best_response_counts_by_enumeration(hand):
     assert counts[k] == max(counts)
 
 
+@pytest.mark.parametrize("side", ["dealer", "player"])
+def test_best_response_groups_rows_and_keeps_their_order(side):
+    """best_response_splits sorts the rows by rank multiset for the grouped solver: the
+    splits, row for row in the order given, are the per-hand counts' best (ties to the
+    way's own setting), on rows that share multisets, shuffled."""
+    from asiapoker.house_way import house_way_splits
+    from asiapoker.setting import legal_splits
+    from asiapoker.solver import count_splits
+
+    _, reps = class_table()
+    r = np.where(reps == 52, 13, reps >> 2)
+    r.sort(axis=1)
+    key = (r.astype(np.int64) << (4 * np.arange(7))).sum(axis=1)
+    rng = np.random.default_rng(5)
+    pick = np.isin(key, rng.choice(np.unique(key), 25, replace=False))
+    rows = np.ascontiguousarray(reps[pick][rng.permutation(int(pick.sum()))])
+    assert len(rows) > 2 * len(np.unique(key[pick]))        # groups of several rows
+    score = np.where(legal_splits(rows, Rules()),
+                     count_splits(rows, CLASSIC, Rules(), side) * 2, -1)
+    score[np.arange(len(rows)), house_way_splits(rows, CLASSIC, Rules())] += 1
+    got = best_response_splits(CLASSIC, Rules(), side, rows)
+    np.testing.assert_array_equal(got, np.argmax(score, axis=1))
+
+
 def test_dealer_and_player_objectives_differ():
     rows = _sample_classes(300, 2)
     d = best_response_splits(CLASSIC, Rules(), "dealer", rows)

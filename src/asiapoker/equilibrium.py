@@ -46,12 +46,12 @@ from ._compile import (
     splits_digest,
 )
 from ._progress import Progress
-from ._validate import whole_number
+from ._validate import run_kernel, whole_number
 from .errors import AsiaPokerError, HouseWayError
 from .house_way import HouseWay, WayLike, house_way_splits, resolve_way
 from .rules import Rules, resolve
 from .setting import legal_splits
-from .solver import count_splits
+from .solver import dealer_model
 
 __all__ = ["EquilibriumResult", "Iteration", "Side", "best_response", "best_response_splits",
            "changed_share", "class_weights", "equilibrium", "way_digest"]
@@ -59,6 +59,7 @@ __all__ = ["EquilibriumResult", "Iteration", "Side", "best_response", "best_resp
 Side: TypeAlias = Literal["dealer", "player"]
 """Whose best response: the dealer's (rule 5.6 c) or the player's (rule 5.6 b)."""
 _CHUNK = 1024
+_GROUPED_ROWS = 3      # rows a rank multiset from which the grouped solver is the faster one
 BEST_RESPONSE_CACHE = "best-response-cache"
 
 
@@ -113,17 +114,32 @@ def best_response_splits(way: HouseWay, rules: Rules, side: Side, rows: npt.NDAr
     _check_side(side)
     n = len(rows)
     out = np.empty(n, dtype=np.uint8)
+    # the rows by rank multiset (stable), so the grouped solver shares each multiset's counts
+    ranks = np.where(rows == 52, 13, rows >> 2).astype(np.int64)     # the joker: rank 13
+    ranks.sort(axis=1)
+    multiset = (ranks << (4 * np.arange(7))).sum(axis=1)
+    order = np.argsort(multiset, kind="stable")
+    multiset = multiset[order]
     starts = list(range(0, n, _CHUNK))
+    model = dealer_model(way, rules)
+    side_code = int(side == "dealer")
 
     def run(lo: int) -> int:
-        chunk = np.ascontiguousarray(rows[lo:lo + _CHUNK])
+        at = order[lo:lo + _CHUNK]
+        chunk = np.ascontiguousarray(rows[at])
         k = len(chunk)
-        counts = count_splits(chunk, way, rules, side)
+        counts = np.empty((k, 105), dtype=np.int64)
+        m = multiset[lo:lo + _CHUNK]
+        if k >= _GROUPED_ROWS * (1 + np.count_nonzero(m[1:] != m[:-1])):
+            run_kernel(_core.solve_groups_kernel, chunk, "hands", model, counts, side_code)
+        else:                                    # rows of many multisets: one by one
+            run_kernel(model.solve_rows, chunk, "hands", counts, np.empty(k, np.int64),
+                       side_code)
         legal = legal_splits(chunk, rules)
         own_k = house_way_splits(chunk, way, rules)
         score = np.where(legal, counts * 2, -1)
         score[np.arange(k), own_k] += 1          # ties go to the way's own setting
-        out[lo:lo + k] = np.argmax(score, axis=1)
+        out[at] = np.argmax(score, axis=1)
         return k
 
     done = 0

@@ -10,4 +10,5 @@ from .dealer import DealerModel
 Cards = npt.NDArray[Any]
 
 
-def solve_groups_kernel(hands: Cards, model: DealerModel, out: npt.NDArray[np.int64]) -> int: ...
+def solve_groups_kernel(hands: Cards, model: DealerModel, out: npt.NDArray[np.int64],
+                        side: int = 0) -> int: ...

@@ -263,9 +263,9 @@ cdef void count_pair(DealerModel model, int smask, int amask, const int32_t* dce
         out[t] = grid_count(grid, pre, tat[t] >> 16, (tat[t] >> 8) & 255, tat[t] & 255)
 
 
-cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, int64_t* work,
-                     Work* w, Merge* mg) noexcept nogil:
-    """The player's counts (``solve_rows`` side 0) for ``g`` seven-card rows with one rank
+cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_t* out,
+                     int64_t* work, Work* w, Merge* mg) noexcept nogil:
+    """``solve_rows``'s counts of ``side`` (0 or 1) for ``g`` seven-card rows with one rank
     multiset, sharing across the rows the dealer's rank-only counts, the single-flush
     entries (merged once, ``merge_entries``, then read by each distinct suit set) and the
     two-flush corrections of each distinct pair of suit sets (``count_pair``), all counted
@@ -342,12 +342,12 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
                 tix[i * NSPLITS + k] = -1
                 continue
             mi = 0
-            while mi < NM and model.medium_values[mi] < m:
+            while mi < NM and model.medium_values[mi] < m + side:
                 mi += 1
             li = 0
-            while li < NL and model.low_values[li] < l:
+            while li < NL and model.low_values[li] < l + side:
                 li += 1
-            key = (<int64_t>high35[T.split_high[k]] << 12) | (mi << 4) | li
+            key = (<int64_t>(high35[T.split_high[k]] + side) << 12) | (mi << 4) | li
             slot = <int>((<uint64_t>key * 0x9E3779B97F4A7C15ULL) >> 54)   # GROUP_HASH = 1024
             while hval[slot] >= 0 and hkey[slot] != key:
                 slot = (slot + 1) & (GROUP_HASH - 1)
@@ -500,8 +500,10 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int64_t* out, in
     return 0
 
 
-def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:, ::1] out):
-    """The same counts as ``model.solve_rows`` (side 0), faster when consecutive rows share their
+def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:, ::1] out,
+                        int side=0):
+    """The same counts as ``model.solve_rows`` (side 0, or 1 for any non-zero side: see
+    there), faster when consecutive rows share their
     rank multiset (as ``player_classes`` orders them): the dealer's rank-only counts and
     each suit's flush corrections are computed once for such a run of rows.  Releases the
     GIL.  Returns the first bad row or -1."""
@@ -515,6 +517,7 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
     cdef int64_t sig, sig0
     if hands.shape[1] != 7 or out.shape[0] != nrows or out.shape[1] != NSPLITS:
         raise ValueError("asiapoker: solve_groups_kernel needs n x 7 rows and n x 105 counts")
+    side = side != 0
     with nogil:
         bad = check_rows(hands)
         if bad < 0:
@@ -542,9 +545,9 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
                             break
                         load7(&hands[a + g, 0], rows + 7 * g)
                         g += 1
-                    if solve_group(model, rows, g, &out[a, 0], work, &w, &mg) < 0:
+                    if solve_group(model, rows, g, side, &out[a, 0], work, &w, &mg) < 0:
                         for j in range(g):
-                            model.hand_grid(rows + 7 * j, 0, &w.g, at)
+                            model.hand_grid(rows + 7 * j, side, &w.g, at)
                             model.distribution(rows + 7 * j, 7, &w)
                             grid_wins(&w.g, w.cells, at, &out[a + j, 0], w.pre)
                     a += g
