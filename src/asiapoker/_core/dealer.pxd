@@ -149,21 +149,6 @@ cdef inline int32_t cell_of(const Grid* g, int32_t code) noexcept nogil:
     return g.hb[code >> CODE_SHIFT] + g.mlb[code & CODE_ML]
 
 
-cdef inline void prefix2d(const int64_t* a, int64_t* p) noexcept nogil:
-    """p[x][y] = sum of a[i][j] for i < x, j < y, where a is stored shifted by one (row and
-    column 0 are zero): p is the inclusive prefix of a."""
-    cdef int x, y
-    cdef int64_t run
-    for y in range(NL + 1):
-        p[y] = 0
-    for x in range(1, NM + 1):
-        run = 0
-        p[x * (NL + 1)] = 0
-        for y in range(1, NL + 1):
-            run += a[x * (NL + 1) + y]
-            p[x * (NL + 1) + y] = p[(x - 1) * (NL + 1) + y] + run
-
-
 cdef inline int64_t grid_prefix(const Grid* g, const int32_t* cells, int64_t* p) noexcept nogil:
     """p = the inclusive 3D prefix sums of ``cells`` over ``g``; returns the sum of them all."""
     cdef int i, j, l, a, sm = g.nl, sh = g.nm * g.nl

@@ -47,7 +47,8 @@ cdef struct Merge:
     # A group's flush entries merged by what a suit set's count of them depends on (see
     # ``merge_entries``).
     uint64_t* key             # [slot] a merged key (0: empty)
-    int64_t* val              # [slot] its hands, less the factor of its ranks in the group's
+    int64_t* val              # [slot] its hands without the factor of O's ranks in the rows'
+                              # (mg.factor, one suit set's)
     int32_t* used             # [k] the slots in use, in order
     uint64_t* class_key       # [rank class] its cell of the group's grid << 44
     int32_t* rest_ways        # [o] the off-suit ways of O's ranks the rows do not hold
@@ -145,7 +146,7 @@ cdef int merge_entries(DealerModel model, Merge* mg, int rmask, const int* sets,
                        Py_ssize_t nsrun, const Grid* grid, int* nkeys) noexcept nogil:
     """Merge the single-flush entries of runs 0..nsrun-1 that some suit set of ``sets`` counts
     (its F avoids the set) by their key: KEY_SET | F & rmask | O's id << 13 | true cell of
-    ``grid`` << 27 | class cell (mg.class_cell) << 44, in mg's hash (the slots in mg.used,
+    ``grid`` << 27 | class cell (mg.class_key) << 44, in mg's hash (the slots in mg.used,
     *nkeys of them), each with the sum of its O's ways outside the ranks ``rmask`` (the rows
     hold none of those ranks: all 4 are left, 3 of them outside the suit).  O's id numbers
     its part in rmask (mg.id_code: a base-4 digit, the count, for each rank of rmask in
@@ -503,10 +504,10 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
 def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:, ::1] out,
                         int side=0):
     """The same counts as ``model.solve_rows`` (side 0, or 1 for any non-zero side: see
-    there), faster when consecutive rows share their
-    rank multiset (as ``player_classes`` orders them): the dealer's rank-only counts and
-    each suit's flush corrections are computed once for such a run of rows.  Releases the
-    GIL.  Returns the first bad row or -1."""
+    there), faster when consecutive rows share their rank multiset (as ``player_classes``
+    orders them): the dealer's rank-only counts and each suit's flush corrections are
+    computed once for such a run of rows.  Releases the GIL.  Returns the first bad row or
+    -1."""
     cdef Py_ssize_t j, a, bad, nrows = hands.shape[0]
     cdef int k, g
     cdef int* rows
