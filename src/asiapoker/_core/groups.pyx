@@ -37,8 +37,9 @@ cdef enum:
 
 
 cdef enum:
-    MERGE_BITS = 20           # the hash of merged flush keys: 2^20 slots, at least twice the
-                              # entries of any model (checked before use)
+    MERGE_BITS = 21           # the hash of merged flush keys: up to 2^21 slots, at least four
+                              # times the entries of any model (checked before use)
+    MERGE_LEAST_BITS = 10     # the least slots a group's hash uses: 2^10
 
 cdef uint64_t KEY_SET = (<uint64_t>1) << 62   # in every merged key (0 is an empty slot)
 
@@ -46,10 +47,15 @@ cdef uint64_t KEY_SET = (<uint64_t>1) << 62   # in every merged key (0 is an emp
 cdef struct Merge:
     # A group's flush entries merged by what a suit set's count of them depends on (see
     # ``merge_entries``).
-    uint64_t* key             # [slot] a merged key (0: empty)
-    int64_t* val              # [slot] its hands without the factor of O's ranks in the rows'
-                              # (mg.factor, one suit set's)
+    uint64_t* tab             # [2 * slot] a merged key (0: empty), [2 * slot + 1] its hands
+                              # without the factor of O's ranks in the rows' (mg.factor, one
+                              # suit set's), side by side: one cache line a probe.  A group
+                              # uses its first 2^tbits slots (at most a quarter full: few probes), zeros after
+    int tbits                 # the slots the next group starts with: 8 x the last one's keys
+                              # (a merge that fills a quarter of them starts again with twice)
     int32_t* used             # [k] the slots in use, in order
+    uint64_t* dkey            # [k] the merged keys in that order, after the merge (then the
+    int64_t* dval             # table is zeros again), and their hands
     uint64_t* class_key       # [rank class] its cell of the group's grid << 44
     int32_t* rest_ways        # [o] the off-suit ways of O's ranks the rows do not hold
     uint64_t* o_key           # [o] the id of O's part in the rows' ranks << 13
@@ -67,9 +73,11 @@ cdef struct Merge:
 cdef int merge_alloc(DealerModel m, Merge* g) noexcept nogil:
     """Space for ``merge_entries``: 0, or -1 (nothing held)."""
     cdef Py_ssize_t no = m.other_pairs.shape[0]
-    g.key = <uint64_t*>calloc(1 << MERGE_BITS, sizeof(uint64_t))   # zeros between groups
-    g.val = <int64_t*>malloc((1 << MERGE_BITS) * sizeof(int64_t))
+    g.tab = <uint64_t*>calloc(2 << MERGE_BITS, sizeof(uint64_t))   # zeros between groups
+    g.tbits = MERGE_LEAST_BITS
     g.used = <int32_t*>malloc((m.flush_ranks.shape[0] + 1) * sizeof(int32_t))
+    g.dkey = <uint64_t*>malloc((m.flush_ranks.shape[0] + 1) * sizeof(uint64_t))
+    g.dval = <int64_t*>malloc((m.flush_ranks.shape[0] + 1) * sizeof(int64_t))
     g.class_key = <uint64_t*>malloc((m.rank_triple.shape[0] + 1) * sizeof(uint64_t))
     g.rest_ways = <int32_t*>malloc((no + 1) * sizeof(int32_t))
     g.o_key = <uint64_t*>malloc((no + 1) * sizeof(uint64_t))
@@ -82,7 +90,8 @@ cdef int merge_alloc(DealerModel m, Merge* g) noexcept nogil:
     g.pairs = <int64_t*>malloc((GROUP_PAIRS + 1) * GROUP_TRIPLES * sizeof(int64_t))
     g.pair_id = <int16_t*>malloc(GROUP_SUIT_SETS * GROUP_SUIT_SETS * sizeof(int16_t))
     g.pair_key = <int32_t*>malloc(GROUP_PAIRS * sizeof(int32_t))
-    if (g.key == NULL or g.val == NULL or g.used == NULL or g.class_key == NULL
+    if (g.tab == NULL or g.dkey == NULL or g.dval == NULL or g.used == NULL
+            or g.class_key == NULL
             or g.rest_ways == NULL or g.o_key == NULL or g.high_key == NULL or g.ml_key == NULL
             or g.id_code == NULL or g.code_id == NULL
             or g.factor == NULL or g.double_cell == NULL or g.pairs == NULL
@@ -96,8 +105,9 @@ cdef int merge_alloc(DealerModel m, Merge* g) noexcept nogil:
 
 cdef void merge_free(Merge* g) noexcept nogil:
     """Free what ``merge_alloc`` took."""
-    free(g.key)
-    free(g.val)
+    free(g.tab)
+    free(g.dkey)
+    free(g.dval)
     free(g.used)
     free(g.class_key)
     free(g.rest_ways)
@@ -111,8 +121,9 @@ cdef void merge_free(Merge* g) noexcept nogil:
     free(g.pairs)
     free(g.pair_id)
     free(g.pair_key)
-    g.key = NULL
-    g.val = NULL
+    g.tab = NULL
+    g.dkey = NULL
+    g.dval = NULL
     g.used = NULL
     g.class_key = NULL
     g.rest_ways = NULL
@@ -146,31 +157,18 @@ cdef int merge_entries(DealerModel model, Merge* mg, int rmask, const int* sets,
                        Py_ssize_t nsrun, const Grid* grid, int* nkeys) noexcept nogil:
     """Merge the single-flush entries of runs 0..nsrun-1 that some suit set of ``sets`` counts
     (its F avoids the set) by their key: KEY_SET | F & rmask | O's id << 13 | true cell of
-    ``grid`` << 27 | class cell (mg.class_key) << 44, in mg's hash (the slots in mg.used,
-    *nkeys of them), each with the sum of its O's ways outside the ranks ``rmask`` (the rows
+    ``grid`` << 27 | class cell (mg.class_key) << 44, into mg.dkey (*nkeys of them, through
+    mg's hash), each with the sum of its O's ways outside the ranks ``rmask`` (the rows
     hold none of those ranks: all 4 are left, 3 of them outside the suit).  O's id numbers
     its part in rmask (mg.id_code: a base-4 digit, the count, for each rank of rmask in
-    ascending order).  Returns the number of ids."""
-    cdef const int32_t* run = &model.flush_runs[0]
-    cdef const uint16_t* sgf = &model.flush_ranks[0]
-    cdef const uint16_t* oid = &model.flush_oid[0]
-    cdef const uint16_t* shi = &model.flush_high[0]
-    cdef const uint16_t* sml = &model.flush_ml[0]
-    cdef const int32_t* cls = &model.flush_class[0]
+    ascending order).  Returns the number of ids (-1: more keys than the table holds)."""
     cdef const uint8_t* op = &model.other_pairs[0, 0]
-    cdef const uint64_t* ccell = mg.class_key
     cdef int32_t* rest = mg.rest_ways
     cdef uint64_t* o_key = mg.o_key
-    cdef uint64_t* hkey = mg.high_key
-    cdef uint64_t* mlkey = mg.ml_key
-    cdef uint64_t* tkey = mg.key
-    cdef int64_t* tval = mg.val
-    cdef int32_t* used = mg.used
-    cdef Py_ssize_t no = model.other_pairs.shape[0], r, n, count = 0, slot, lastslot = 0
+    cdef Py_ssize_t no = model.other_pairs.shape[0], n
     cdef int pow4[13]
-    cdef int k, x, j = 0, code, nid = 0, nk = 0, tbits = 10, phi, every = 0
+    cdef int k, x, j = 0, code, nid = 0, nk, tbits = mg.tbits, every = 0
     cdef int32_t wr
-    cdef uint64_t key, lastkey = 0, tmask, base
     for k in range(13):
         pow4[k] = 0
         if (rmask >> k) & 1:
@@ -193,23 +191,50 @@ cdef int merge_entries(DealerModel model, Merge* mg, int rmask, const int* sets,
             nid += 1
         o_key[n] = <uint64_t>mg.code_id[code] << 13
     for n in range(model.n_high_values):      # the grid's cells, shifted into their key place
-        hkey[n] = <uint64_t>grid.hb[n] << 27
+        mg.high_key[n] = <uint64_t>grid.hb[n] << 27
     for n in range(NM * NL):
-        mlkey[n] = <uint64_t>grid.mlb[n] << 27
+        mg.ml_key[n] = <uint64_t>grid.mlb[n] << 27
     for k in range(ns):                       # a suit of no cards: every F counts
         if sets[k] == 0:
             every = 1
-    if every:                                 # the entries some suit set counts: the hash size
-        count = run[nsrun] - run[0]
-    for r in range(nsrun if not every else 0):
-        phi = sgf[run[r]] & rmask
-        for k in range(ns):
-            if not phi & sets[k]:
-                count += run[r + 1] - run[r]
-                break
-    while (1 << tbits) < 2 * count:
+    nk = merge_pass(model, mg, rmask, sets, ns, nsrun, every, tbits)
+    while nk < 0 and tbits < MERGE_BITS:      # the table filled: again with twice the slots
         tbits += 1
-    tmask = (<uint64_t>1 << tbits) - 1
+        nk = merge_pass(model, mg, rmask, sets, ns, nsrun, every, tbits)
+    if nk < 0:                                # not reached: at most a quarter of 2^MERGE_BITS
+        for k in range(nid):
+            mg.code_id[mg.id_code[k]] = -1
+        return -1
+    merge_take(mg, nk)                        # the keys in order, and the table zeros again
+    tbits = MERGE_LEAST_BITS                  # the next group's start: 8 x these keys' slots
+    while (1 << tbits) < 8 * nk and tbits < MERGE_BITS:
+        tbits += 1
+    mg.tbits = tbits
+    nkeys[0] = nk
+    return nid
+
+
+cdef int merge_pass(DealerModel model, Merge* mg, int rmask, const int* sets, int ns,
+                    Py_ssize_t nsrun, int every, int tbits) noexcept nogil:
+    """``merge_entries``'s merge into the table's first 2^tbits slots (a size fixed for the
+    pass: the loop keeps it in registers).  Returns the number of keys, or -1 (the table
+    zeros again) when they pass a quarter of the slots."""
+    cdef const int32_t* run = &model.flush_runs[0]
+    cdef const uint16_t* sgf = &model.flush_ranks[0]
+    cdef const uint16_t* oid = &model.flush_oid[0]
+    cdef const uint16_t* shi = &model.flush_high[0]
+    cdef const uint16_t* sml = &model.flush_ml[0]
+    cdef const int32_t* cls = &model.flush_class[0]
+    cdef const uint64_t* ccell = mg.class_key
+    cdef const int32_t* rest = mg.rest_ways
+    cdef const uint64_t* o_key = mg.o_key
+    cdef const uint64_t* hkey = mg.high_key
+    cdef const uint64_t* mlkey = mg.ml_key
+    cdef uint64_t* tab = mg.tab
+    cdef int32_t* used = mg.used
+    cdef Py_ssize_t r, n, slot, lastslot = 0
+    cdef int k, nk = 0, phi, limit = 1 << (tbits - 2)
+    cdef uint64_t key, lastkey = 0, base, tmask = (<uint64_t>1 << tbits) - 1
     for r in range(nsrun):
         phi = sgf[run[r]] & rmask
         if not every:
@@ -223,18 +248,33 @@ cdef int merge_entries(DealerModel model, Merge* mg, int rmask, const int* sets,
             key = base | o_key[oid[n]] | hkey[shi[n]] + mlkey[sml[n]] | ccell[cls[n]]
             if key != lastkey:
                 slot = <Py_ssize_t>((key * 0x9E3779B97F4A7C15ULL) >> (64 - tbits))
-                while tkey[slot] != 0 and tkey[slot] != key:
+                while tab[2 * slot] != 0 and tab[2 * slot] != key:
                     slot = <Py_ssize_t>((slot + 1) & tmask)
-                if tkey[slot] == 0:
-                    tkey[slot] = key
-                    tval[slot] = 0
+                if tab[2 * slot] == 0:
+                    if nk == limit:
+                        for k in range(nk):
+                            tab[2 * used[k]] = 0
+                        return -1
+                    tab[2 * slot] = key
+                    tab[2 * slot + 1] = 0
                     used[nk] = <int32_t>slot
                     nk += 1
                 lastkey = key
                 lastslot = slot
-            tval[lastslot] += rest[oid[n]]
-    nkeys[0] = nk
-    return nid
+            tab[2 * lastslot + 1] += <uint64_t>rest[oid[n]]
+    return nk
+
+
+cdef void merge_take(Merge* mg, int nk) noexcept nogil:
+    """Move the nk merged keys and their hands out of the table into mg.dkey and mg.dval, in
+    the order of mg.used, leaving the table zeros."""
+    cdef int i
+    cdef Py_ssize_t slot
+    for i in range(nk):
+        slot = mg.used[i]
+        mg.dkey[i] = mg.tab[2 * slot]
+        mg.dval[i] = <int64_t>mg.tab[2 * slot + 1]
+        mg.tab[2 * slot] = 0
 
 
 cdef void count_pair(DealerModel model, int smask, int amask, const int32_t* dcell,
@@ -282,7 +322,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     cdef int16_t* hval = <int16_t*>(hkey + GROUP_HASH)
     cdef int16_t* rank_of_prov = hval + GROUP_HASH
     cdef int sets[GROUP_SUIT_SETS]
-    cdef Py_ssize_t last, mslot
+    cdef Py_ssize_t last
     cdef const int32_t* rkc = &model.rank_code[0]
     cdef const uint16_t* rlo = &model.rank_low[0]
     cdef const uint16_t* rhi = &model.rank_high[0]
@@ -321,7 +361,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     cdef Py_ssize_t nsrun = model.flush_runs.shape[0] - 1
     cdef const int32_t* dcode = &model.double_codes[0, 0] if ndb else NULL
     cdef int32_t* dcell = mg.double_cell
-    if model.flush_ranks.shape[0] * 2 > (1 << MERGE_BITS) or model.other_pairs.shape[0] > 16384:
+    if model.flush_ranks.shape[0] * 4 > (1 << MERGE_BITS) or model.other_pairs.shape[0] > 16384:
         return -1
     for k in range(7):
         if rows[k] != JOKER:
@@ -432,6 +472,8 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     # S: the entries are merged once by (F's part in R, O's part in R, the two cells) and
     # each suit set reads the merged keys.
     nid = merge_entries(model, mg, rmask, sets, ns, nsrun, grid, &nk)
+    if nid < 0:
+        return -1
     if dealer_joker:
         for i in range(4 * ndb):
             dcell[i] = cell_of(grid, dcode[i])
@@ -447,19 +489,16 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
             mg.factor[i] = acc
         memset(cells, 0, grid.size * sizeof(int32_t))
         for i in range(nk):
-            mslot = mg.used[i]
-            ukey = mg.key[mslot]
+            ukey = mg.dkey[i]
             if ukey & <uint64_t>sets[s]:
                 continue
-            acc = mg.val[mslot] * mg.factor[(ukey >> 13) & 0x3FFF]
+            acc = mg.dval[i] * mg.factor[(ukey >> 13) & 0x3FFF]
             cells[(ukey >> 27) & 0x1FFFF] += <int32_t>acc
             cells[(ukey >> 44) & 0x1FFFF] -= <int32_t>acc
         grid_prefix(grid, cells, pre)
         Lrow = L + (1 + s) * GROUP_TRIPLES
         for t in range(nt):
             Lrow[t] = grid_count(grid, pre, tat[t] >> 16, (tat[t] >> 8) & 255, tat[t] & 255)
-    for i in range(nk):
-        mg.key[mg.used[i]] = 0
     for i in range(nid):
         mg.code_id[mg.id_code[i]] = -1
     # each row: the sum of its parts and of the two-flush corrections (the joker with the
