@@ -50,7 +50,8 @@ cdef struct Merge:
     uint64_t* tab             # [2 * slot] a merged key (0: empty), [2 * slot + 1] its hands
                               # without the factor of O's ranks in the rows' (mg.factor, one
                               # suit set's), side by side: one cache line a probe.  A group
-                              # uses its first 2^tbits slots (at most a quarter full: few probes), zeros after
+                              # uses the first 2^tbits slots, at most a quarter full (few
+                              # probes); all zeros between groups
     int tbits                 # the slots the next group starts with: 8 x the last one's keys
                               # (a merge that fills a quarter of them starts again with twice)
     int32_t* used             # [k] the slots in use, in order
@@ -161,7 +162,7 @@ cdef int merge_entries(DealerModel model, Merge* mg, int rmask, const int* sets,
     mg's hash), each with the sum of its O's ways outside the ranks ``rmask`` (the rows
     hold none of those ranks: all 4 are left, 3 of them outside the suit).  O's id numbers
     its part in rmask (mg.id_code: a base-4 digit, the count, for each rank of rmask in
-    ascending order).  Returns the number of ids (-1: more keys than the table holds)."""
+    ascending order).  Returns the number of ids."""
     cdef const uint8_t* op = &model.other_pairs[0, 0]
     cdef int32_t* rest = mg.rest_ways
     cdef uint64_t* o_key = mg.o_key
@@ -198,13 +199,11 @@ cdef int merge_entries(DealerModel model, Merge* mg, int rmask, const int* sets,
         if sets[k] == 0:
             every = 1
     nk = merge_pass(model, mg, rmask, sets, ns, nsrun, every, tbits)
-    while nk < 0 and tbits < MERGE_BITS:      # the table filled: again with twice the slots
+    # the table filled: again with twice the slots (a quarter of 2^MERGE_BITS holds every
+    # entry, which solve_group checks first, so this ends)
+    while nk < 0:
         tbits += 1
         nk = merge_pass(model, mg, rmask, sets, ns, nsrun, every, tbits)
-    if nk < 0:                                # not reached: at most a quarter of 2^MERGE_BITS
-        for k in range(nid):
-            mg.code_id[mg.id_code[k]] = -1
-        return -1
     merge_take(mg, nk)                        # the keys in order, and the table zeros again
     tbits = MERGE_LEAST_BITS                  # the next group's start: 8 x these keys' slots
     while (1 << tbits) < 8 * nk and tbits < MERGE_BITS:
@@ -472,8 +471,6 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     # S: the entries are merged once by (F's part in R, O's part in R, the two cells) and
     # each suit set reads the merged keys.
     nid = merge_entries(model, mg, rmask, sets, ns, nsrun, grid, &nk)
-    if nid < 0:
-        return -1
     if dealer_joker:
         for i in range(4 * ndb):
             dcell[i] = cell_of(grid, dcode[i])
