@@ -21,7 +21,9 @@ cdef enum:
     CELLS = 92 * 14  # (NM + 1) * (NL + 1): a (medium, low) grid with a zero row and column
     CODE_SHIFT = 11  # a triple's code: its high strength's index << CODE_SHIFT | its (medium,
     CODE_ML = 2047   # low) index pair medium * NL + low (< 2048 = CODE_ML + 1)
-    GRID_CELLS = 36 * 22 * 8   # the largest grid of one hand
+    LOW_STRIDE = 8   # a grid's cells of one (high, medium) bucket pair: its low buckets (at
+                     # most 7 thresholds + 1), padded with zeros (loops of a fixed length)
+    GRID_CELLS = 36 * 22 * LOW_STRIDE   # the largest grid of one hand
 
 
 cdef struct Grid:
@@ -30,9 +32,9 @@ cdef struct Grid:
     # hand when the dealer's is below its threshold), and the bucket of a dealer strength =
     # the number of thresholds at or below it, so a split whose threshold is the i-th beats
     # exactly the dealer strengths of buckets 0..i.  Cell (bh, bm, bl) is at
-    # (bh * nm + bm) * nl + bl.
+    # (bh * nm + bm) * LOW_STRIDE + bl; the cells of bl >= nl stay zero.
     int nh, nm, nl               # buckets along each axis: thresholds + 1
-    int size                     # nh * nm * nl
+    int size                     # nh * nm * LOW_STRIDE
     int first_top                # the least dealer high index at or above every high
                                  # threshold (its bucket is the top one)
     int32_t* hb                  # [high index] the offset of that dealer high's bucket
@@ -149,42 +151,49 @@ cdef inline int32_t cell_of(const Grid* g, int32_t code) noexcept nogil:
     return g.hb[code >> CODE_SHIFT] + g.mlb[code & CODE_ML]
 
 
-cdef inline int64_t grid_prefix(const Grid* g, const int32_t* cells, int64_t* p) noexcept nogil:
-    """p = the inclusive 3D prefix sums of ``cells`` over ``g``; returns the sum of them all."""
-    cdef int i, j, l, a, sm = g.nl, sh = g.nm * g.nl
+cdef inline int64_t grid_prefix(const Grid* g, int32_t* cells, int64_t* p, bint clear) noexcept nogil:
+    """p = the inclusive 3D prefix sums of ``cells`` over ``g``; returns the sum of them all.
+    With ``clear``, the cells are zeros after (the next count needs no clearing pass).  Rows
+    of LOW_STRIDE cells (a fixed length: unrolled and vectorised), walked by pointers."""
+    cdef Py_ssize_t i, j, l, sh = g.nm * LOW_STRIDE
+    cdef int32_t* c = cells
+    cdef int64_t* q = p
     cdef int64_t run
     for i in range(g.nh):
         for j in range(g.nm):
-            a = i * sh + j * sm
             run = 0
-            for l in range(g.nl):
-                run += cells[a + l]
-                p[a + l] = run
+            for l in range(LOW_STRIDE):
+                run += c[l]
+                q[l] = run
+            if clear:
+                for l in range(LOW_STRIDE):
+                    c[l] = 0
             if j:
-                for l in range(g.nl):
-                    p[a + l] += p[a - sm + l]
+                for l in range(LOW_STRIDE):
+                    q[l] += q[l - LOW_STRIDE]
+            c += LOW_STRIDE
+            q += LOW_STRIDE
         if i:
-            a = i * sh
-            for l in range(sh):
-                p[a + l] += p[a - sh + l]
+            for l in range(-sh, 0):
+                q[l] += q[l - sh]
     return p[g.size - 1]
 
 
 cdef inline int64_t grid_count(const Grid* g, const int64_t* p, int i, int j, int l) noexcept nogil:
     """The dealer hands of prefix sums ``p`` that thresholds (i, j, l) beat on two hands of
     three: (high and medium) + (high and low) + (medium and low) - 2 (all three)."""
-    cdef int sm = g.nl, sh = g.nm * g.nl
-    return (p[i * sh + j * sm + g.nl - 1] + p[i * sh + (g.nm - 1) * sm + l]
+    cdef int sm = LOW_STRIDE, sh = g.nm * LOW_STRIDE
+    return (p[i * sh + j * sm + LOW_STRIDE - 1] + p[i * sh + (g.nm - 1) * sm + l]
             + p[(g.nh - 1) * sh + j * sm + l] - 2 * p[i * sh + j * sm + l])
 
 
-cdef inline int64_t grid_wins(const Grid* g, const int32_t* cells, const int* at, int64_t* out,
+cdef inline int64_t grid_wins(const Grid* g, int32_t* cells, const int* at, int64_t* out,
                               int64_t* p) noexcept nogil:
     """out[k] = the dealer hands of ``cells`` that split k beats on two hands of three (its
     thresholds ``at[k]``, from ``hand_grid``), 0 for a foul; ``p`` holds g.size int64.
     Returns the number of hands in ``cells``."""
     cdef int k, a
-    cdef int64_t total = grid_prefix(g, cells, p)
+    cdef int64_t total = grid_prefix(g, cells, p, 0)
     for k in range(105):
         a = at[k]
         out[k] = 0 if a < 0 else grid_count(g, p, a >> 16, (a >> 8) & 255, a & 255)
@@ -246,7 +255,7 @@ cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last,
             cnt = ways[oid[n]]
             cells[hb[shi[n]] + mlb[sml[n]]] += cnt
             sub[cls[n]] += cnt
-    n = (w.g.nh - 1) * w.g.nm * w.g.nl         # the top high bucket's offset
+    n = (w.g.nh - 1) * w.g.nm * LOW_STRIDE     # the top high bucket's offset
     for r in range(NM * NL):
         cells[n + mlb[r]] += top[r]
         top[r] = 0

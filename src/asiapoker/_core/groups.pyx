@@ -17,7 +17,7 @@ from libc.string cimport memset
 
 from asiapoker._core.cards cimport JOKER, NSPLITS, card_t, check_rows, load7
 from asiapoker._core.dealer cimport (
-    CODE_ML, CODE_SHIFT, NL, NM, DealerModel, Grid, Work, cards_left,
+    CODE_ML, CODE_SHIFT, LOW_STRIDE, NL, NM, DealerModel, Grid, Work, cards_left,
     cell_of, grid_count, grid_prefix, grid_wins, work_alloc, work_free)
 from asiapoker._core.strengths cimport Tables, seven_parts, tables
 
@@ -29,8 +29,8 @@ cdef enum:
     GROUP_SUIT_SETS = 128   # distinct suit sets (subsets of at most 7 ranks)
     GROUP_HASH = 1024       # open-addressing table of triple keys
     GROUP_PAIRS = 512       # distinct pairs of suit sets whose two-flush counts are kept
-    GROUP_CELLS = (GROUP_TRIPLES + 1) * 22 * 8   # the largest grid of a run (21 mediums and 7
-                                                 # lows: the rows share their ranks)
+    GROUP_CELLS = (GROUP_TRIPLES + 1) * 22 * LOW_STRIDE   # the largest grid of a run (21
+                                                 # mediums and 7 lows: the rows share their ranks)
     GROUP_WORK_BYTES = (8 * (GROUP_TRIPLES + (GROUP_SUIT_SETS + 2) * GROUP_TRIPLES
                              + GROUP_HASH)
                         + 2 * (GROUP_ROWS * 105 + GROUP_ROWS * 4 + 8192 + 2 * GROUP_HASH))
@@ -40,6 +40,21 @@ cdef enum:
     MERGE_BITS = 21           # the hash of merged flush keys: up to 2^21 slots, at least four
                               # times the entries of any model (checked before use)
     MERGE_LEAST_BITS = 10     # the least slots a group's hash uses: 2^10
+
+cdef extern from *:
+    """
+    /* a hint to fetch a cache line ahead of its use (no effect on any result) */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define ASIAPOKER_PREFETCH(p) __builtin_prefetch(p)
+    #elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
+    #include <xmmintrin.h>
+    #define ASIAPOKER_PREFETCH(p) _mm_prefetch((const char*)(p), _MM_HINT_T0)
+    #else
+    #define ASIAPOKER_PREFETCH(p) ((void)(p))
+    #endif
+    """
+    void ASIAPOKER_PREFETCH(const void* address) noexcept nogil
+
 
 cdef uint64_t KEY_SET = (<uint64_t>1) << 62   # in every merged key (0 is an empty slot)
 
@@ -55,8 +70,13 @@ cdef struct Merge:
     int tbits                 # the slots the next group starts with: 8 x the last one's keys
                               # (a merge that fills a quarter of them starts again with twice)
     int32_t* used             # [k] the slots in use, in order
-    uint64_t* dkey            # [k] the merged keys in that order, after the merge (then the
-    int64_t* dval             # table is zeros again), and their hands
+    uint64_t* run_keys        # [i] the keys of one run's entries (the longest run's length)
+    uint64_t* dkey            # [k] the merged keys after the merge (then the table is zeros
+    int64_t* dval             # again), by blocks of one F & rmask, and their hands
+    int32_t* phi_count        # [F & rmask] its keys, then where the next goes (zeros between)
+    int nblocks               # the blocks: at most 2^7 (the rows hold at most 7 ranks)
+    int32_t block_phi[128]    # [b] the F & rmask of block b
+    int32_t block_start[129]  # [b] its first key (then nk)
     uint64_t* class_key       # [rank class] its cell of the group's grid << 44
     int32_t* rest_ways        # [o] the off-suit ways of O's ranks the rows do not hold
     uint64_t* o_key           # [o] the id of O's part in the rows' ranks << 13
@@ -77,8 +97,10 @@ cdef int merge_alloc(DealerModel m, Merge* g) noexcept nogil:
     g.tab = <uint64_t*>calloc(2 << MERGE_BITS, sizeof(uint64_t))   # zeros between groups
     g.tbits = MERGE_LEAST_BITS
     g.used = <int32_t*>malloc((m.flush_ranks.shape[0] + 1) * sizeof(int32_t))
+    g.run_keys = <uint64_t*>malloc((longest_run(m) + 1) * sizeof(uint64_t))
     g.dkey = <uint64_t*>malloc((m.flush_ranks.shape[0] + 1) * sizeof(uint64_t))
     g.dval = <int64_t*>malloc((m.flush_ranks.shape[0] + 1) * sizeof(int64_t))
+    g.phi_count = <int32_t*>calloc(8192, sizeof(int32_t))              # zeros between groups
     g.class_key = <uint64_t*>malloc((m.rank_triple.shape[0] + 1) * sizeof(uint64_t))
     g.rest_ways = <int32_t*>malloc((no + 1) * sizeof(int32_t))
     g.o_key = <uint64_t*>malloc((no + 1) * sizeof(uint64_t))
@@ -91,7 +113,8 @@ cdef int merge_alloc(DealerModel m, Merge* g) noexcept nogil:
     g.pairs = <int64_t*>malloc((GROUP_PAIRS + 1) * GROUP_TRIPLES * sizeof(int64_t))
     g.pair_id = <int16_t*>malloc(GROUP_SUIT_SETS * GROUP_SUIT_SETS * sizeof(int16_t))
     g.pair_key = <int32_t*>malloc(GROUP_PAIRS * sizeof(int32_t))
-    if (g.tab == NULL or g.dkey == NULL or g.dval == NULL or g.used == NULL
+    if (g.tab == NULL or g.run_keys == NULL or g.dkey == NULL or g.dval == NULL
+            or g.used == NULL or g.phi_count == NULL
             or g.class_key == NULL
             or g.rest_ways == NULL or g.o_key == NULL or g.high_key == NULL or g.ml_key == NULL
             or g.id_code == NULL or g.code_id == NULL
@@ -104,12 +127,23 @@ cdef int merge_alloc(DealerModel m, Merge* g) noexcept nogil:
     return 0
 
 
+cdef Py_ssize_t longest_run(DealerModel m) noexcept nogil:
+    """The most single-flush entries of one run."""
+    cdef Py_ssize_t r, most = 0
+    for r in range(m.flush_runs.shape[0] - 1):
+        if m.flush_runs[r + 1] - m.flush_runs[r] > most:
+            most = m.flush_runs[r + 1] - m.flush_runs[r]
+    return most
+
+
 cdef void merge_free(Merge* g) noexcept nogil:
     """Free what ``merge_alloc`` took."""
     free(g.tab)
     free(g.dkey)
     free(g.dval)
+    free(g.phi_count)
     free(g.used)
+    free(g.run_keys)
     free(g.class_key)
     free(g.rest_ways)
     free(g.o_key)
@@ -125,7 +159,9 @@ cdef void merge_free(Merge* g) noexcept nogil:
     g.tab = NULL
     g.dkey = NULL
     g.dval = NULL
+    g.phi_count = NULL
     g.used = NULL
+    g.run_keys = NULL
     g.class_key = NULL
     g.rest_ways = NULL
     g.o_key = NULL
@@ -217,7 +253,9 @@ cdef int merge_pass(DealerModel model, Merge* mg, int rmask, const int* sets, in
                     Py_ssize_t nsrun, int every, int tbits) noexcept nogil:
     """``merge_entries``'s merge into the table's first 2^tbits slots (a size fixed for the
     pass: the loop keeps it in registers).  Returns the number of keys, or -1 (the table
-    zeros again) when they pass a quarter of the slots."""
+    zeros again) when they pass a quarter of the slots.  A run's keys are made first, each
+    slot's cache line fetched ahead, then merged: the probes, which missed the caches (a
+    table of some MB), were most of its time."""
     cdef const int32_t* run = &model.flush_runs[0]
     cdef const uint16_t* sgf = &model.flush_ranks[0]
     cdef const uint16_t* oid = &model.flush_oid[0]
@@ -231,7 +269,8 @@ cdef int merge_pass(DealerModel model, Merge* mg, int rmask, const int* sets, in
     cdef const uint64_t* mlkey = mg.ml_key
     cdef uint64_t* tab = mg.tab
     cdef int32_t* used = mg.used
-    cdef Py_ssize_t r, n, slot, lastslot = 0
+    cdef uint64_t* rkey = mg.run_keys
+    cdef Py_ssize_t r, n, n0, i, slot, lastslot = 0
     cdef int k, nk = 0, phi, limit = 1 << (tbits - 2)
     cdef uint64_t key, lastkey = 0, base, tmask = (<uint64_t>1 << tbits) - 1
     for r in range(nsrun):
@@ -243,8 +282,13 @@ cdef int merge_pass(DealerModel model, Merge* mg, int rmask, const int* sets, in
             if k == ns:
                 continue
         base = KEY_SET | <uint64_t>phi
-        for n in range(run[r], run[r + 1]):
+        n0 = run[r]
+        for n in range(n0, run[r + 1]):        # the run's keys, their slots fetched ahead
             key = base | o_key[oid[n]] | hkey[shi[n]] + mlkey[sml[n]] | ccell[cls[n]]
+            rkey[n - n0] = key
+            ASIAPOKER_PREFETCH(&tab[2 * ((key * 0x9E3779B97F4A7C15ULL) >> (64 - tbits))])
+        for n in range(n0, run[r + 1]):
+            key = rkey[n - n0]
             if key != lastkey:
                 slot = <Py_ssize_t>((key * 0x9E3779B97F4A7C15ULL) >> (64 - tbits))
                 while tab[2 * slot] != 0 and tab[2 * slot] != key:
@@ -265,15 +309,35 @@ cdef int merge_pass(DealerModel model, Merge* mg, int rmask, const int* sets, in
 
 
 cdef void merge_take(Merge* mg, int nk) noexcept nogil:
-    """Move the nk merged keys and their hands out of the table into mg.dkey and mg.dval, in
-    the order of mg.used, leaving the table zeros."""
-    cdef int i
+    """Move the nk merged keys and their hands out of the table into mg.dkey and mg.dval, by
+    blocks of one F & rmask (its low 13 bits; in order of first use, each in the order of
+    mg.used), leaving the table zeros: a suit set skips a block its ranks meet whole."""
+    cdef int i, b, nb = 0, off = 0, c, p
     cdef Py_ssize_t slot
+    cdef int32_t* cnt = mg.phi_count
+    for i in range(nk):
+        p = <int>(mg.tab[2 * mg.used[i]] & 0x1FFF)
+        if cnt[p] == 0:
+            mg.block_phi[nb] = p
+            nb += 1
+        cnt[p] += 1
+    for b in range(nb):
+        mg.block_start[b] = off
+        c = cnt[mg.block_phi[b]]
+        cnt[mg.block_phi[b]] = off
+        off += c
+    mg.block_start[nb] = off
+    mg.nblocks = nb
     for i in range(nk):
         slot = mg.used[i]
-        mg.dkey[i] = mg.tab[2 * slot]
-        mg.dval[i] = <int64_t>mg.tab[2 * slot + 1]
+        p = <int>(mg.tab[2 * slot] & 0x1FFF)
+        c = cnt[p]
+        cnt[p] = c + 1
+        mg.dkey[c] = mg.tab[2 * slot]
+        mg.dval[c] = <int64_t>mg.tab[2 * slot + 1]
         mg.tab[2 * slot] = 0
+    for b in range(nb):
+        cnt[mg.block_phi[b]] = 0
 
 
 cdef void count_pair(DealerModel model, int smask, int amask, const int32_t* dcell,
@@ -287,8 +351,7 @@ cdef void count_pair(DealerModel model, int smask, int amask, const int32_t* dce
     cdef const uint16_t* dbf2 = &model.double_ranks2[0]
     cdef Py_ssize_t r, n, nrun = model.double_runs.shape[0] - 1
     cdef int t
-    memset(cells, 0, grid.size * sizeof(int32_t))
-    for r in range(nrun):                   # runs of entries with one F1
+    for r in range(nrun):                   # runs of entries with one F1 (cells: zeros)
         if dbf1[run[r]] & smask:
             continue
         for n in range(run[r], run[r + 1]):
@@ -298,7 +361,7 @@ cdef void count_pair(DealerModel model, int smask, int amask, const int32_t* dce
             cells[dcell[4 * n + 1]] -= 1
             cells[dcell[4 * n + 2]] -= 1
             cells[dcell[4 * n + 3]] += 1
-    grid_prefix(grid, cells, pre)
+    grid_prefix(grid, cells, pre, 1)        # and cells zeros again
     for t in range(nt):
         out[t] = grid_count(grid, pre, tat[t] >> 16, (tat[t] >> 8) & 255, tat[t] & 255)
 
@@ -328,7 +391,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     cdef const int64_t* lw = w.lw
     cdef const int64_t* hw = w.lw + model.low_pairs.shape[0]
     cdef uint64_t* ccell = mg.class_key
-    cdef int rmask = 0, nr = 0, nid, nk, code, d, cc
+    cdef int rmask = 0, nr = 0, nid, nk, code, d, cc, b
     cdef int rr[13]                      # the rows' ranks, ascending
     cdef uint64_t ukey
     cdef Grid* grid = &w.g
@@ -440,7 +503,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
         lseen[qkey[t] & 15] = 1
     nm = number_marked(mseen, NM + 1, um)
     nl = number_marked(lseen, NL + 1, ul)
-    if (nh + 1) * (nm + 1) * (nl + 1) > GROUP_CELLS:
+    if (nh + 1) * (nm + 1) * LOW_STRIDE > GROUP_CELLS or nl >= LOW_STRIDE:
         return -1
     hi = 0
     for t in range(nt):
@@ -461,7 +524,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
         cc = grid.hb[k >> CODE_SHIFT] + grid.mlb[k & CODE_ML]
         ccell[n] = <uint64_t>cc << 44
         cells[cc] += <int32_t>(lw[rlo[n]] * hw[rhi[n]])
-    grid_prefix(grid, cells, pre)
+    grid_prefix(grid, cells, pre, 1)          # and cells zeros again, for each suit set and pair
     for t in range(nt):
         L[t] = grid_count(grid, pre, tat[t] >> 16, (tat[t] >> 8) & 255, tat[t] & 255)
     # one suit's flush corrections for each distinct suit set S (the ranks the row holds in
@@ -484,15 +547,15 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
                     r = rr[k]
                     acc *= T.binom[avail[r] - (((sets[s] >> r) & 1) ^ 1)][d]
             mg.factor[i] = acc
-        memset(cells, 0, grid.size * sizeof(int32_t))
-        for i in range(nk):
-            ukey = mg.dkey[i]
-            if ukey & <uint64_t>sets[s]:
+        for b in range(mg.nblocks):
+            if mg.block_phi[b] & sets[s]:
                 continue
-            acc = mg.dval[i] * mg.factor[(ukey >> 13) & 0x3FFF]
-            cells[(ukey >> 27) & 0x1FFFF] += <int32_t>acc
-            cells[(ukey >> 44) & 0x1FFFF] -= <int32_t>acc
-        grid_prefix(grid, cells, pre)
+            for i in range(mg.block_start[b], mg.block_start[b + 1]):
+                ukey = mg.dkey[i]
+                acc = mg.dval[i] * mg.factor[(ukey >> 13) & 0x3FFF]
+                cells[(ukey >> 27) & 0x1FFFF] += <int32_t>acc
+                cells[(ukey >> 44) & 0x1FFFF] -= <int32_t>acc
+        grid_prefix(grid, cells, pre, 1)
         Lrow = L + (1 + s) * GROUP_TRIPLES
         for t in range(nt):
             Lrow[t] = grid_count(grid, pre, tat[t] >> 16, (tat[t] >> 8) & 255, tat[t] & 255)
