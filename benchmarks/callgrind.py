@@ -16,7 +16,8 @@ for a lookup in the shipped optimal-play table of ``standard`` (the class, the b
 carried back to the row).
 The model is built before, outside the count.  Hands come from a fixed seed; the grouped
 solver runs on fixed slices of ``player_classes()`` early, in the middle and late (the late
-ones hold the joker).  Needs Debian's ``valgrind``.
+ones hold the joker), and on 60 whole rank multisets drawn at random (``groups-sample``: the
+mix of group sizes a whole run meets, which the slices do not).  Needs Debian's ``valgrind``.
 """
 
 from __future__ import annotations
@@ -66,6 +67,15 @@ elif {kind!r} == "optimal":
     out = np.empty(len(hands), np.int16)
     assert _core.best_splits_kernel(hands, start, end, local, t.best, t.tie_class, t.tie_mask,
                                     0, out, np.empty(len(hands), np.int64)) == -1
+elif {kind!r} == "sample":
+    from asiapoker.suit_classes import class_groups
+    groups = class_groups()
+    starts = np.r_[np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]]), len(groups)]
+    pick = np.sort(np.random.default_rng({lo}).choice(len(starts) - 1, {n}, replace=False))
+    rows = np.concatenate([np.arange(starts[i], starts[i + 1]) for i in pick])
+    hands = np.ascontiguousarray(player_classes()[0][rows])
+    _core.solve_groups_kernel(hands, m, np.empty((len(hands), 105), np.int64))
+    print(len(hands))
 else:
     hands = np.ascontiguousarray(player_classes()[0][{lo}:{lo} + {n}])
     _core.solve_groups_kernel(hands, m, np.empty((len(hands), 105), np.int64))
@@ -84,6 +94,8 @@ SCENARIOS = {
     "groups-early": ("standard", "groups", 0, 2000),
     "groups-middle": ("standard", "groups", 3_000_000, 2000),
     "groups-late-joker": ("standard", "groups", 6_970_000, 2000),
+    # 60 whole rank multisets drawn with seed 5 (of 67,600; their rows are the unit)
+    "groups-sample": ("standard", "sample", 5, 60),
 }
 # the wrapper of the kernel's one specialization for the hands' dtype: the pattern matches no
 # function it calls (callgrind toggles collection at every matching function's entry and exit,
@@ -92,6 +104,7 @@ _KERNEL = {"rows": "*fuse_*pw_*DealerModel*solve_rows*",
            "slow": "*fuse_*pw_*DealerModel*solve_rows*",
            "known": "*fuse_*pw_*known_cards*solve_known_kernel*",
            "groups": "*fuse_*pw_*groups*solve_groups_kernel*",
+           "sample": "*fuse_*pw_*groups*solve_groups_kernel*",
            "optimal": "*fuse_*pw_*optimal*best_splits_kernel*"}
 
 
@@ -110,24 +123,27 @@ def count(name: str) -> tuple[int, int]:
     way, kind, lo, n = SCENARIOS[name]
     subprocess.run([sys.executable, "-c", WARM.format(way=way)], check=True,
                    capture_output=True)
-    total = _run(way, kind, lo, n)
+    total, printed = _run(way, kind, lo, n)
     if kind in ("rows", "slow"):
-        total -= _run(way, kind, lo, 0)
+        total -= _run(way, kind, lo, 0)[0]
+    if kind == "sample":                 # the rows of the drawn rank multisets
+        n = int(printed.split()[-1])
     return total, n
 
 
-def _run(way: str, kind: str, lo: Any, n: int) -> int:
+def _run(way: str, kind: str, lo: Any, n: int) -> tuple[int, str]:
+    """The instructions inside the kernel, and what the child printed."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
-        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                        f"--toggle-collect={_KERNEL[kind]}", sys.executable, "-c",
-                        CHILD.format(way=way, kind=kind, lo=lo, n=n)],
-                       check=True, capture_output=True)
+        child = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                                f"--toggle-collect={_KERNEL[kind]}", sys.executable, "-c",
+                                CHILD.format(way=way, kind=kind, lo=lo, n=n)],
+                               check=True, capture_output=True, text=True)
         text = out.read_text()
     m = re.search(r"^(?:summary|totals):\s+(\d+)", text, re.M)
     if m is None:
         raise RuntimeError(f"no instruction count in callgrind's output for {kind} {way}")
-    return int(m.group(1))
+    return int(m.group(1)), child.stdout
 
 
 def main(argv: list[str]) -> int:
@@ -142,7 +158,7 @@ def main(argv: list[str]) -> int:
             return 2
     for name in names:
         total, n = count(name)
-        unit = "class" if SCENARIOS[name][1] == "groups" else "hand"
+        unit = "class" if SCENARIOS[name][1] in ("groups", "sample") else "hand"
         per = (f"{total / n:8,.0f}   instructions a {unit}" if total < 100_000 * n
                else f"{total / n / 1e6:8.3f} M instructions a {unit}")
         print(f"{name:<24} {per} ({total:,} over {n:,})", flush=True)
