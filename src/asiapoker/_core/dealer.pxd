@@ -32,9 +32,12 @@ cdef struct Grid:
     # hand when the dealer's is below its threshold), and the bucket of a dealer strength =
     # the number of thresholds at or below it, so a split whose threshold is the i-th beats
     # exactly the dealer strengths of buckets 0..i.  Cell (bh, bm, bl) is at
-    # (bh * nm + bm) * LOW_STRIDE + bl; the cells of bl >= nl stay zero.
+    # (bh * nm + bm) * ls + bl; the cells of bl >= nl stay zero.  ``grid_prefix`` and
+    # ``grid_count`` take grids of ls == LOW_STRIDE: every grid of one hand or one group.
     int nh, nm, nl               # buckets along each axis: thresholds + 1
-    int size                     # nh * nm * LOW_STRIDE
+    int ls                       # cells of one (high, medium) bucket pair: LOW_STRIDE, or
+                                 # nl when more (a grid of every dealer low, for tests)
+    int size                     # nh * nm * ls
     int first_top                # the least dealer high index at or above every high
                                  # threshold (its bucket is the top one)
     int32_t* hb                  # [high index] the offset of that dealer high's bucket
@@ -255,7 +258,7 @@ cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last,
             cnt = ways[oid[n]]
             cells[hb[shi[n]] + mlb[sml[n]]] += cnt
             sub[cls[n]] += cnt
-    n = (w.g.nh - 1) * w.g.nm * LOW_STRIDE     # the top high bucket's offset
+    n = (w.g.nh - 1) * w.g.nm * w.g.ls         # the top high bucket's offset
     for r in range(NM * NL):
         cells[n + mlb[r]] += top[r]
         top[r] = 0

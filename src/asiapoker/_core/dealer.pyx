@@ -304,8 +304,9 @@ cdef class DealerModel:
                          const int32_t* ul, int nl, Grid* g) noexcept nogil:
         """``g`` from the thresholds: ``uh`` high strengths, ``um`` medium indices (among
         ``medium_values``) and ``ul`` low indices, each ascending and distinct.  g.hb must
-        hold ``n_high_values`` entries; at most LOW_STRIDE - 1 low thresholds."""
-        cdef int j = 0, d, x, sm = LOW_STRIDE, sh = (nm + 1) * LOW_STRIDE
+        hold ``n_high_values`` entries."""
+        cdef int j = 0, d, x, sm = LOW_STRIDE if nl < LOW_STRIDE else nl + 1
+        cdef int sh = (nm + 1) * sm
         cdef int mb[NM]
         cdef int lb[NL]
         cdef Py_ssize_t t
@@ -331,7 +332,8 @@ cdef class DealerModel:
         g.nh = nh + 1
         g.nm = nm + 1
         g.nl = nl + 1
-        g.size = g.nh * g.nm * LOW_STRIDE
+        g.ls = sm
+        g.size = g.nh * g.nm * sm
 
     cdef void hand_grid(self, const int* player, int side, Grid* g, int* at) noexcept nogil:
         """The grid of ``player``'s seven cards and each split's thresholds ``at`` (see

@@ -12,168 +12,22 @@ S-free ways summed; each suit set then reads the few thousand merged keys, not t
 of thousands of entries."""
 
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 from asiapoker._core.cards cimport JOKER, NSPLITS, card_t, check_rows, load7
 from asiapoker._core.dealer cimport (
     CODE_ML, CODE_SHIFT, LOW_STRIDE, NL, NM, DealerModel, Grid, Work, cards_left,
     cell_of, grid_count, grid_prefix, grid_wins, work_alloc, work_free)
+from asiapoker._core.merge cimport (
+    ASIAPOKER_PREFETCH, GROUP_CELLS, GROUP_HASH, GROUP_PAIRS, GROUP_ROWS, GROUP_SUIT_SETS,
+    GROUP_TRIPLES, GROUP_WORK_BYTES, MERGE_BITS, MERGE_LEAST_BITS, Merge, merge_alloc,
+    merge_free)
 from asiapoker._core.strengths cimport Tables, seven_parts, tables
 
 cdef const Tables* T = tables()
 
-cdef enum:
-    GROUP_ROWS = 1024       # rows of one rank multiset solved together (a longer run is split)
-    GROUP_TRIPLES = 512     # distinct player triples in such a run (at most 2 * 105 occur)
-    GROUP_SUIT_SETS = 128   # distinct suit sets (subsets of at most 7 ranks)
-    GROUP_HASH = 1024       # open-addressing table of triple keys
-    GROUP_PAIRS = 512       # distinct pairs of suit sets whose two-flush counts are kept
-    GROUP_CELLS = (GROUP_TRIPLES + 1) * 22 * LOW_STRIDE   # the largest grid of a run (21
-                                                 # mediums and 7 lows: the rows share their ranks)
-    GROUP_WORK_BYTES = (8 * (GROUP_TRIPLES + (GROUP_SUIT_SETS + 2) * GROUP_TRIPLES
-                             + GROUP_HASH)
-                        + 2 * (GROUP_ROWS * 105 + GROUP_ROWS * 4 + 8192 + 2 * GROUP_HASH))
-
-
-cdef enum:
-    MERGE_BITS = 21           # the hash of merged flush keys: up to 2^21 slots, at least four
-                              # times the entries of any model (checked before use)
-    MERGE_LEAST_BITS = 10     # the least slots a group's hash uses: 2^10
-
-cdef extern from *:
-    """
-    /* a hint to fetch a cache line ahead of its use (no effect on any result) */
-    #if defined(__GNUC__) || defined(__clang__)
-    #define ASIAPOKER_PREFETCH(p) __builtin_prefetch(p)
-    #elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
-    #include <xmmintrin.h>
-    #define ASIAPOKER_PREFETCH(p) _mm_prefetch((const char*)(p), _MM_HINT_T0)
-    #else
-    #define ASIAPOKER_PREFETCH(p) ((void)(p))
-    #endif
-    """
-    void ASIAPOKER_PREFETCH(const void* address) noexcept nogil
-
-
 cdef uint64_t KEY_SET = (<uint64_t>1) << 62   # in every merged key (0 is an empty slot)
-
-
-cdef struct Merge:
-    # A group's flush entries merged by what a suit set's count of them depends on (see
-    # ``merge_entries``).
-    uint64_t* tab             # [2 * slot] a merged key (0: empty), [2 * slot + 1] its hands
-                              # without the factor of O's ranks in the rows' (mg.factor, one
-                              # suit set's), side by side: one cache line a probe.  A group
-                              # uses the first 2^tbits slots, at most a quarter full (few
-                              # probes); all zeros between groups
-    int tbits                 # the slots the next group starts with: 8 x the last one's keys
-                              # (a merge that fills a quarter of them starts again with twice)
-    int32_t* used             # [k] the slots in use, in order
-    uint64_t* run_keys        # [i] the keys of one run's entries (the longest run's length)
-    uint64_t* dkey            # [k] the merged keys after the merge (then the table is zeros
-    int64_t* dval             # again), by blocks of one F & rmask, and their hands
-    int32_t* phi_count        # [F & rmask] its keys, then where the next goes (zeros between)
-    int nblocks               # the blocks: at most 2^7 (the rows hold at most 7 ranks)
-    int32_t block_phi[128]    # [b] the F & rmask of block b
-    int32_t block_start[129]  # [b] its first key (then nk)
-    uint64_t* class_key       # [rank class] its cell of the group's grid << 44
-    int32_t* rest_ways        # [o] the off-suit ways of O's ranks the rows do not hold
-    uint64_t* o_key           # [o] the id of O's part in the rows' ranks << 13
-    uint64_t* high_key        # [high index] the grid's hb << 27
-    uint64_t* ml_key          # [medium * NL + low] the grid's mlb << 27
-    int32_t* id_code          # [id] that part, a base-4 digit (count) per rank of the rows
-    int16_t* code_id          # [code] its id (-1: none yet)
-    int64_t* factor           # [id] one suit set's ways of that part
-    int32_t* double_cell      # [4 * n] a two-flush entry's four cells of the group's grid
-    int64_t* pairs            # [p * GROUP_TRIPLES + t] a pair of suit sets' two-flush counts
-    int16_t* pair_id          # [set index << 7 | set index] its row of pairs (-1: none yet)
-    int32_t* pair_key         # [p] the pair of each row
-
-
-cdef int merge_alloc(DealerModel m, Merge* g) noexcept nogil:
-    """Space for ``merge_entries``: 0, or -1 (nothing held)."""
-    cdef Py_ssize_t no = m.other_pairs.shape[0]
-    g.tab = <uint64_t*>calloc(2 << MERGE_BITS, sizeof(uint64_t))   # zeros between groups
-    g.tbits = MERGE_LEAST_BITS
-    g.used = <int32_t*>malloc((m.flush_ranks.shape[0] + 1) * sizeof(int32_t))
-    g.run_keys = <uint64_t*>malloc((longest_run(m) + 1) * sizeof(uint64_t))
-    g.dkey = <uint64_t*>malloc((m.flush_ranks.shape[0] + 1) * sizeof(uint64_t))
-    g.dval = <int64_t*>malloc((m.flush_ranks.shape[0] + 1) * sizeof(int64_t))
-    g.phi_count = <int32_t*>calloc(8192, sizeof(int32_t))              # zeros between groups
-    g.class_key = <uint64_t*>malloc((m.rank_triple.shape[0] + 1) * sizeof(uint64_t))
-    g.rest_ways = <int32_t*>malloc((no + 1) * sizeof(int32_t))
-    g.o_key = <uint64_t*>malloc((no + 1) * sizeof(uint64_t))
-    g.high_key = <uint64_t*>malloc((m.n_high_values + 1) * sizeof(uint64_t))
-    g.ml_key = <uint64_t*>malloc(NM * NL * sizeof(uint64_t))
-    g.id_code = <int32_t*>malloc((no + 1) * sizeof(int32_t))
-    g.code_id = <int16_t*>malloc(16384 * sizeof(int16_t))
-    g.factor = <int64_t*>malloc((no + 1) * sizeof(int64_t))
-    g.double_cell = <int32_t*>malloc((4 * m.double_ranks1.shape[0] + 1) * sizeof(int32_t))
-    g.pairs = <int64_t*>malloc((GROUP_PAIRS + 1) * GROUP_TRIPLES * sizeof(int64_t))
-    g.pair_id = <int16_t*>malloc(GROUP_SUIT_SETS * GROUP_SUIT_SETS * sizeof(int16_t))
-    g.pair_key = <int32_t*>malloc(GROUP_PAIRS * sizeof(int32_t))
-    if (g.tab == NULL or g.run_keys == NULL or g.dkey == NULL or g.dval == NULL
-            or g.used == NULL or g.phi_count == NULL
-            or g.class_key == NULL
-            or g.rest_ways == NULL or g.o_key == NULL or g.high_key == NULL or g.ml_key == NULL
-            or g.id_code == NULL or g.code_id == NULL
-            or g.factor == NULL or g.double_cell == NULL or g.pairs == NULL
-            or g.pair_id == NULL or g.pair_key == NULL):
-        merge_free(g)
-        return -1
-    memset(g.code_id, 0xFF, 16384 * sizeof(int16_t))
-    memset(g.pair_id, 0xFF, GROUP_SUIT_SETS * GROUP_SUIT_SETS * sizeof(int16_t))
-    return 0
-
-
-cdef Py_ssize_t longest_run(DealerModel m) noexcept nogil:
-    """The most single-flush entries of one run."""
-    cdef Py_ssize_t r, most = 0
-    for r in range(m.flush_runs.shape[0] - 1):
-        if m.flush_runs[r + 1] - m.flush_runs[r] > most:
-            most = m.flush_runs[r + 1] - m.flush_runs[r]
-    return most
-
-
-cdef void merge_free(Merge* g) noexcept nogil:
-    """Free what ``merge_alloc`` took."""
-    free(g.tab)
-    free(g.dkey)
-    free(g.dval)
-    free(g.phi_count)
-    free(g.used)
-    free(g.run_keys)
-    free(g.class_key)
-    free(g.rest_ways)
-    free(g.o_key)
-    free(g.high_key)
-    free(g.ml_key)
-    free(g.id_code)
-    free(g.code_id)
-    free(g.factor)
-    free(g.double_cell)
-    free(g.pairs)
-    free(g.pair_id)
-    free(g.pair_key)
-    g.tab = NULL
-    g.dkey = NULL
-    g.dval = NULL
-    g.phi_count = NULL
-    g.used = NULL
-    g.run_keys = NULL
-    g.class_key = NULL
-    g.rest_ways = NULL
-    g.o_key = NULL
-    g.high_key = NULL
-    g.ml_key = NULL
-    g.id_code = NULL
-    g.code_id = NULL
-    g.factor = NULL
-    g.double_cell = NULL
-    g.pairs = NULL
-    g.pair_id = NULL
-    g.pair_key = NULL
 
 
 cdef int number_marked(int* seen, int n, int32_t* out) noexcept nogil:
