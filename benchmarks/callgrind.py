@@ -69,11 +69,9 @@ elif {kind!r} == "optimal":
                                     0, out, np.empty(len(hands), np.int64)) == -1
 elif {kind!r} == "sample":
     from asiapoker.suit_classes import class_groups
-    groups = class_groups()
-    starts = np.r_[np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]]), len(groups)]
-    pick = np.sort(np.random.default_rng({lo}).choice(len(starts) - 1, {n}, replace=False))
-    rows = np.concatenate([np.arange(starts[i], starts[i + 1]) for i in pick])
-    hands = np.ascontiguousarray(player_classes()[0][rows])
+    groups = class_groups()                  # rank multisets 0, 1, ..., in order
+    pick = np.random.default_rng({lo}).choice(int(groups[-1]) + 1, {n}, replace=False)
+    hands = np.ascontiguousarray(player_classes()[0][np.isin(groups, pick)])
     _core.solve_groups_kernel(hands, m, np.empty((len(hands), 105), np.int64))
     print(len(hands))
 else:

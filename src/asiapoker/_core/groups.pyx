@@ -124,7 +124,7 @@ cdef int merge_pass(DealerModel model, Merge* mg, int rmask, const int* sets, in
     cdef uint64_t* tab = mg.tab
     cdef int32_t* used = mg.used
     cdef uint64_t* rkey = mg.run_keys
-    cdef Py_ssize_t r, n, n0, i, slot, lastslot = 0
+    cdef Py_ssize_t r, n, n0, slot, lastslot = 0
     cdef int k, nk = 0, phi, limit = 1 << (tbits - 2)
     cdef uint64_t key, lastkey = 0, base, tmask = (<uint64_t>1 << tbits) - 1
     for r in range(nsrun):
