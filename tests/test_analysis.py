@@ -177,6 +177,33 @@ def test_solve_groups_rejects_bad_rows():
     assert _core.solve_groups_kernel(rows, m, np.empty((1, 105), dtype=np.int64)) == 0
 
 
+def test_solve_groups_keeps_its_hash_clean_between_calls():
+    """The kernel keeps its 32 MB merge hash for the next call: all zeros again after a call
+    (the largest group fills much of it), a call with a kept hash counts the same, a bad row
+    gives the hash back untouched, and ``release_group_tables`` frees them all."""
+    _core.release_group_tables()
+    hands, _ = player_classes()
+    groups = class_groups()
+    big = np.flatnonzero(groups == np.bincount(groups).argmax())
+    rows = np.ascontiguousarray(hands[big])
+    m = dealer_model(resolve_way("standard"), resolve(None))
+    a = np.empty((len(rows), 105), dtype=np.int64)
+    b = np.empty((len(rows), 105), dtype=np.int64)
+    assert m.solve_rows(rows, a, np.empty(len(rows), dtype=np.int64)) == -1
+    assert _core.kept_group_tables() == (0, True)
+    assert _core.solve_groups_kernel(rows, m, b) == -1               # a new hash
+    np.testing.assert_array_equal(a, b)
+    assert _core.kept_group_tables() == (1, True)
+    b[:] = 0
+    assert _core.solve_groups_kernel(rows, m, b) == -1               # the kept one
+    np.testing.assert_array_equal(a, b)
+    bad = np.array([[0, 1, 2, 3, 4, 5, 5]], dtype=np.int8)
+    assert _core.solve_groups_kernel(bad, m, np.empty((1, 105), dtype=np.int64)) == 0
+    assert _core.kept_group_tables() == (1, True)
+    assert _core.release_group_tables() == 1
+    assert _core.kept_group_tables() == (0, True)
+
+
 # ---------------------------------------------------------------------------------------------
 # runs on shards
 # ---------------------------------------------------------------------------------------------

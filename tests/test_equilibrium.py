@@ -86,10 +86,11 @@ def test_dealer_best_response_counts_by_enumeration(hand):
 
 
 @pytest.mark.parametrize("side", ["dealer", "player"])
-def test_best_response_groups_rows_and_keeps_their_order(side):
+def test_best_response_groups_rows_and_keeps_their_order(side, monkeypatch):
     """best_response_splits sorts the rows by rank multiset for the grouped solver: the
     splits, row for row in the order given, are the per-hand counts' best (ties to the
-    way's own setting), on rows that share multisets, shuffled."""
+    way's own setting), on rows that share multisets, shuffled.  It ends by freeing the
+    grouped kernel's kept merge hashes (all zeros then)."""
     from asiapoker.house_way import house_way_splits
     from asiapoker.setting import legal_splits
     from asiapoker.solver import count_splits
@@ -105,8 +106,14 @@ def test_best_response_groups_rows_and_keeps_their_order(side):
     score = np.where(legal_splits(rows, Rules()),
                      count_splits(rows, CLASSIC, Rules(), side) * 2, -1)
     score[np.arange(len(rows)), house_way_splits(rows, CLASSIC, Rules())] += 1
+    released = []
+    release = _core.release_group_tables
+    monkeypatch.setattr(_core, "release_group_tables",
+                        lambda: released.append(_core.kept_group_tables()) or release())
     got = best_response_splits(CLASSIC, Rules(), side, rows)
     np.testing.assert_array_equal(got, np.argmax(score, axis=1))
+    assert len(released) == 1 and released[0][0] >= 1 and released[0][1]
+    assert _core.kept_group_tables() == (0, True)
 
 
 def test_dealer_and_player_objectives_differ():

@@ -537,6 +537,7 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
             bar.update(1)
     finally:
         bar.close()
+        _core.release_group_tables()                        # the kernel's kept hashes
     seconds = time.perf_counter() - t0
     # every chunk is verified when it is loaded below; here its file being there is enough
     everything = run is not None and all(run.chunk_path(c).exists() for c in range(nchunks))

@@ -143,17 +143,20 @@ def best_response_splits(way: HouseWay, rules: Rules, side: Side, rows: npt.NDAr
         return k
 
     done = 0
-    if workers <= 1 or len(starts) <= 1:
-        for lo in starts:
-            done += run(lo)
-            if progress:
-                progress(done)
-    else:
-        with ThreadPoolExecutor(workers) as pool:
-            for k in pool.map(run, starts):
-                done += k
+    try:
+        if workers <= 1 or len(starts) <= 1:
+            for lo in starts:
+                done += run(lo)
                 if progress:
                     progress(done)
+        else:
+            with ThreadPoolExecutor(workers) as pool:
+                for k in pool.map(run, starts):
+                    done += k
+                    if progress:
+                        progress(done)
+    finally:
+        _core.release_group_tables()             # the grouped kernel's kept hashes
     return out
 
 

@@ -12,3 +12,9 @@ Cards = npt.NDArray[Any]
 
 def solve_groups_kernel(hands: Cards, model: DealerModel, out: npt.NDArray[np.int64],
                         side: int = 0) -> int: ...
+
+
+def release_group_tables() -> int: ...
+
+
+def kept_group_tables() -> tuple[int, bool]: ...

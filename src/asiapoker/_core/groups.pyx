@@ -29,6 +29,61 @@ cdef const Tables* T = tables()
 
 cdef uint64_t KEY_SET = (<uint64_t>1) << 62   # in every merged key (0 is an empty slot)
 
+# Merge hashes kept between kernel calls, all zeros (every call leaves its hash so): a whole
+# run calls the kernel once a chunk, and a new 32 MB hash cost a page fault for each 4 KB of
+# it the chunk touched (~60 s of system time a whole standard run).  Taken and given back
+# with the GIL held; ``release_group_tables`` frees them.
+cdef enum:
+    KEPT_TABLES = 8
+cdef uint64_t* kept[KEPT_TABLES]
+cdef int nkept = 0
+
+
+cdef uint64_t* take_table() noexcept:
+    """A kept hash, or NULL (the caller makes one).  With the GIL."""
+    global nkept
+    if nkept == 0:
+        return NULL
+    nkept -= 1
+    return kept[nkept]
+
+
+cdef void give_table(uint64_t* tab) noexcept:
+    """Keep ``tab`` (all zeros) for the next call, or free it when enough are kept."""
+    global nkept
+    if tab == NULL:
+        return
+    if nkept < KEPT_TABLES:
+        kept[nkept] = tab
+        nkept += 1
+    else:
+        free(tab)
+
+
+def release_group_tables():
+    """Free the merge hashes kept between calls of ``solve_groups_kernel`` (analyze and
+    best response call it when they end).  Returns how many were freed."""
+    global nkept
+    cdef int n = nkept
+    while nkept > 0:
+        nkept -= 1
+        free(kept[nkept])
+        kept[nkept] = NULL
+    return n
+
+
+def kept_group_tables():
+    """(how many merge hashes are kept, whether all of them are zeros): for tests."""
+    cdef int i
+    cdef Py_ssize_t j
+    clean = True
+    for i in range(nkept):
+        for j in range(0, 2 << MERGE_BITS, 2):     # the keys (a count is left as it was)
+            if kept[i][j] != 0:
+                clean = False
+                break
+    return nkept, clean
+
 
 cdef int number_marked(int* seen, int n, int32_t* out) noexcept nogil:
     """Number the marked entries of seen[:n] in order: seen[k] becomes k's number (-1 when
@@ -469,15 +524,18 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
     cdef Work w
     cdef Merge mg
     cdef int64_t sig, sig0
+    cdef uint64_t* tab
     if hands.shape[1] != 7 or out.shape[0] != nrows or out.shape[1] != NSPLITS:
         raise ValueError("asiapoker: solve_groups_kernel needs n x 7 rows and n x 105 counts")
     side = side != 0
+    tab = take_table()
     with nogil:
         bad = check_rows(hands)
         if bad < 0:
             rows = <int*>malloc(GROUP_ROWS * 7 * sizeof(int))
             work = <int64_t*>malloc(GROUP_WORK_BYTES)
-            k = merge_alloc(model, &mg)
+            k = merge_alloc(model, &mg, tab)
+            tab = NULL
             if (work_alloc(model, &w, GROUP_CELLS) < 0 or rows == NULL
                     or work == NULL or k < 0):
                 bad = -2
@@ -508,7 +566,10 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
             free(rows)
             free(work)
             work_free(&w)
+            tab = mg.tab                      # zeros again: kept for the next call
+            mg.tab = NULL
             merge_free(&mg)
+    give_table(tab)
     if bad == -2:
         raise MemoryError("asiapoker: no memory for the dealer distribution")
     return bad

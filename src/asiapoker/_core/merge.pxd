@@ -1,5 +1,6 @@
 # The grouped solver's work space (``groups.pyx``): its sizes, the hash of merged flush keys
-# and what goes with it, allocated once a kernel call.
+# and what goes with it, allocated once a kernel call (the hash, 32 MB, is kept between calls:
+# see ``groups.pyx``).
 from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
@@ -71,10 +72,13 @@ cdef struct Merge:
     int32_t* pair_key         # [p] the pair of each row
 
 
-cdef inline int merge_alloc(DealerModel m, Merge* g) noexcept nogil:
-    """Space for ``merge_entries``: 0, or -1 (nothing held)."""
+cdef inline int merge_alloc(DealerModel m, Merge* g, uint64_t* tab) noexcept nogil:
+    """Space for ``merge_entries``, with ``tab`` as its hash (a kept one, all zeros) or, when
+    NULL, a new one: 0, or -1 (nothing held, ``tab`` freed too)."""
     cdef Py_ssize_t no = m.other_pairs.shape[0]
-    g.tab = <uint64_t*>calloc(2 << MERGE_BITS, sizeof(uint64_t))   # zeros between groups
+    g.tab = tab
+    if tab == NULL:
+        g.tab = <uint64_t*>calloc(2 << MERGE_BITS, sizeof(uint64_t))   # zeros between groups
     g.tbits = MERGE_LEAST_BITS
     g.used = <int32_t*>malloc((m.flush_ranks.shape[0] + 1) * sizeof(int32_t))
     g.run_keys = <uint64_t*>malloc((longest_run(m) + 1) * sizeof(uint64_t))
