@@ -48,7 +48,7 @@ cdef struct Work:
     # One thread's space for counting hands into a grid (``work_alloc``, ``work_free``).
     Grid g
     int32_t* cells               # [cell] dealer hands (capacity cells)
-    int64_t* pre                 # [cell] their prefix sums, or any int64 scratch of that size
+    int32_t* pre                 # [cell] their prefix sums (int32 is exact: ``grid_prefix``)
     int32_t* sub                 # [rank class] its hands that are flush hands, taken out
     int32_t* ow                  # [suits * n_others + o] off-suit ways of a flush entry's O,
                                  # summed over a set of suits (a 4-bit mask)
@@ -154,14 +154,21 @@ cdef inline int32_t cell_of(const Grid* g, int32_t code) noexcept nogil:
     return g.hb[code >> CODE_SHIFT] + g.mlb[code & CODE_ML]
 
 
-cdef inline int64_t grid_prefix(const Grid* g, int32_t* cells, int64_t* p, bint clear) noexcept nogil:
+cdef inline int64_t grid_prefix(const Grid* g, int32_t* cells, int32_t* p, bint clear) noexcept nogil:
     """p = the inclusive 3D prefix sums of ``cells`` over ``g``; returns the sum of them all.
     With ``clear``, the cells are zeros after (the next count needs no clearing pass).  Rows
-    of LOW_STRIDE cells (a fixed length: unrolled and vectorised), walked by pointers."""
+    of LOW_STRIDE cells (a fixed length: unrolled and vectorised), walked by pointers.
+
+    Every value written, final or partial, is the sum of a box of cells.  Every grid the core
+    counts into holds dealer hands (a box: some of at most C(46, 7) hands), or a correction
+    that moves each of a set of distinct hands from one cell to another (a box: at most
+    C(46, 7) in, or out), or the two-flush corrections of one pair of suits (+1 -1 -1 +1 for
+    each of a set of distinct hands: at most 2 C(46, 7)).  So |every value| < 2^31: int32 is
+    exact, and twice as many sums fit a vector register as in int64."""
     cdef Py_ssize_t i, j, l, sh = g.nm * LOW_STRIDE
     cdef int32_t* c = cells
-    cdef int64_t* q = p
-    cdef int64_t run
+    cdef int32_t* q = p
+    cdef int32_t run
     for i in range(g.nh):
         for j in range(g.nm):
             run = 0
@@ -182,18 +189,18 @@ cdef inline int64_t grid_prefix(const Grid* g, int32_t* cells, int64_t* p, bint 
     return p[g.size - 1]
 
 
-cdef inline int64_t grid_count(const Grid* g, const int64_t* p, int i, int j, int l) noexcept nogil:
+cdef inline int64_t grid_count(const Grid* g, const int32_t* p, int i, int j, int l) noexcept nogil:
     """The dealer hands of prefix sums ``p`` that thresholds (i, j, l) beat on two hands of
-    three: (high and medium) + (high and low) + (medium and low) - 2 (all three)."""
+    three: (high and medium) + (high and low) + (medium and low) - 2 (all three), in int64."""
     cdef int sm = LOW_STRIDE, sh = g.nm * LOW_STRIDE
-    return (p[i * sh + j * sm + LOW_STRIDE - 1] + p[i * sh + (g.nm - 1) * sm + l]
-            + p[(g.nh - 1) * sh + j * sm + l] - 2 * p[i * sh + j * sm + l])
+    return (<int64_t>p[i * sh + j * sm + LOW_STRIDE - 1] + p[i * sh + (g.nm - 1) * sm + l]
+            + <int64_t>p[(g.nh - 1) * sh + j * sm + l] - 2 * <int64_t>p[i * sh + j * sm + l])
 
 
 cdef inline int64_t grid_wins(const Grid* g, int32_t* cells, const int* at, int64_t* out,
-                              int64_t* p) noexcept nogil:
+                              int32_t* p) noexcept nogil:
     """out[k] = the dealer hands of ``cells`` that split k beats on two hands of three (its
-    thresholds ``at[k]``, from ``hand_grid``), 0 for a foul; ``p`` holds g.size int64.
+    thresholds ``at[k]``, from ``hand_grid``), 0 for a foul; ``p`` holds g.size int32.
     Returns the number of hands in ``cells``."""
     cdef int k, a
     cdef int64_t total = grid_prefix(g, cells, p, 0)

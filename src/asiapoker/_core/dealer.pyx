@@ -449,7 +449,7 @@ cdef int work_alloc(DealerModel m, Work* w, Py_ssize_t capacity) noexcept nogil:
     w.capacity = capacity
     w.g.hb = <int32_t*>malloc((m.n_high_values + 1) * sizeof(int32_t))
     w.cells = <int32_t*>malloc(capacity * sizeof(int32_t))
-    w.pre = <int64_t*>malloc(capacity * sizeof(int64_t))
+    w.pre = <int32_t*>malloc(capacity * sizeof(int32_t))
     w.sub = <int32_t*>calloc(m.rank_triple.shape[0] + 1, sizeof(int32_t))   # zeros between uses
     w.top = <int32_t*>calloc(NM * NL, sizeof(int32_t))                      # the same
     w.ow = <int32_t*>malloc((16 * m.other_pairs.shape[0] + 1) * sizeof(int32_t))

@@ -250,7 +250,7 @@ cdef void merge_take(Merge* mg, int nk) noexcept nogil:
 
 
 cdef void count_pair(DealerModel model, int smask, int amask, const int32_t* dcell,
-                     const Grid* grid, int32_t* cells, int64_t* pre, const int* tat, int nt,
+                     const Grid* grid, int32_t* cells, int32_t* pre, const int* tat, int nt,
                      int64_t* out) noexcept nogil:
     """out[t] = the two-flush corrections, for triple t (its thresholds tat[t]), of one pair
     of suits where the player holds the ranks ``smask`` and ``amask``: the entries whose F1
@@ -305,7 +305,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     cdef uint64_t ukey
     cdef Grid* grid = &w.g
     cdef int32_t* cells = w.cells
-    cdef int64_t* pre = w.pre
+    cdef int32_t* pre = w.pre
     cdef int32_t uh[GROUP_TRIPLES]       # the grid's thresholds: the distinct high strengths,
     cdef int32_t um[NM + 1]              # medium indices and low indices of the triples
     cdef int32_t ul[NL + 1]
