@@ -154,38 +154,91 @@ cdef inline int32_t cell_of(const Grid* g, int32_t code) noexcept nogil:
     return g.hb[code >> CODE_SHIFT] + g.mlb[code & CODE_ML]
 
 
+cdef extern from *:
+    """
+    /* The inclusive 3D prefix sums of nh x nm rows of 8 int32 cells (grid_prefix): one pass,
+       each row scanned along its 8 cells, added to the running 2D sum of its (high) plane,
+       plus the plane before's row; the cells zeros after when clear.  SSE2 (every x86-64)
+       scans a row in two registers; elsewhere the same sums in plain loops. */
+    #if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+    #include <emmintrin.h>
+    static void asiapoker_prefix8(int32_t* c, int32_t* q, Py_ssize_t nh, Py_ssize_t nm,
+                                  int clear) {
+        const __m128i zero = _mm_setzero_si128();
+        Py_ssize_t i, j;
+        for (i = 0; i < nh; i++) {
+            __m128i r0 = zero, r1 = zero;
+            const int32_t* up = i ? q - 8 * nm : q;
+            for (j = 0; j < nm; j++) {
+                __m128i a = _mm_loadu_si128((const __m128i*)c);
+                __m128i b = _mm_loadu_si128((const __m128i*)(c + 4));
+                a = _mm_add_epi32(a, _mm_slli_si128(a, 4));
+                a = _mm_add_epi32(a, _mm_slli_si128(a, 8));
+                b = _mm_add_epi32(b, _mm_slli_si128(b, 4));
+                b = _mm_add_epi32(b, _mm_slli_si128(b, 8));
+                b = _mm_add_epi32(b, _mm_shuffle_epi32(a, 0xFF));
+                r0 = _mm_add_epi32(r0, a);
+                r1 = _mm_add_epi32(r1, b);
+                a = r0;
+                b = r1;
+                if (i) {
+                    a = _mm_add_epi32(a, _mm_loadu_si128((const __m128i*)up));
+                    b = _mm_add_epi32(b, _mm_loadu_si128((const __m128i*)(up + 4)));
+                }
+                _mm_storeu_si128((__m128i*)q, a);
+                _mm_storeu_si128((__m128i*)(q + 4), b);
+                if (clear) {
+                    _mm_storeu_si128((__m128i*)c, zero);
+                    _mm_storeu_si128((__m128i*)(c + 4), zero);
+                }
+                c += 8;
+                q += 8;
+                up += 8;
+            }
+        }
+    }
+    #else
+    static void asiapoker_prefix8(int32_t* c, int32_t* q, Py_ssize_t nh, Py_ssize_t nm,
+                                  int clear) {
+        Py_ssize_t i, j;
+        int l;
+        for (i = 0; i < nh; i++) {
+            int32_t r[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+            const int32_t* up = i ? q - 8 * nm : q;
+            for (j = 0; j < nm; j++) {
+                int32_t run = 0;
+                for (l = 0; l < 8; l++) {
+                    run += c[l];
+                    r[l] += run;
+                    q[l] = r[l] + (i ? up[l] : 0);
+                    if (clear)
+                        c[l] = 0;
+                }
+                c += 8;
+                q += 8;
+                up += 8;
+            }
+        }
+    }
+    #endif
+    """
+    void asiapoker_prefix8(int32_t* c, int32_t* q, Py_ssize_t nh, Py_ssize_t nm,
+                           int clear) noexcept nogil
+
+
 cdef inline int64_t grid_prefix(const Grid* g, int32_t* cells, int32_t* p, bint clear) noexcept nogil:
-    """p = the inclusive 3D prefix sums of ``cells`` over ``g``; returns the sum of them all.
-    With ``clear``, the cells are zeros after (the next count needs no clearing pass).  Rows
-    of LOW_STRIDE cells (a fixed length: unrolled and vectorised), walked by pointers.
+    """p = the inclusive 3D prefix sums of ``cells`` over ``g`` (LOW_STRIDE = 8 cells a row);
+    returns the sum of them all.  With ``clear``, the cells are zeros after (the next count
+    needs no clearing pass).  One pass (``asiapoker_prefix8``): a row's scan, the running sum
+    of its plane, the plane before.
 
     Every value written, final or partial, is the sum of a box of cells.  Every grid the core
     counts into holds dealer hands (a box: some of at most C(46, 7) hands), or a correction
     that moves each of a set of distinct hands from one cell to another (a box: at most
     C(46, 7) in, or out), or the two-flush corrections of one pair of suits (+1 -1 -1 +1 for
     each of a set of distinct hands: at most 2 C(46, 7)).  So |every value| < 2^31: int32 is
-    exact, and twice as many sums fit a vector register as in int64."""
-    cdef Py_ssize_t i, j, l, sh = g.nm * LOW_STRIDE
-    cdef int32_t* c = cells
-    cdef int32_t* q = p
-    cdef int32_t run
-    for i in range(g.nh):
-        for j in range(g.nm):
-            run = 0
-            for l in range(LOW_STRIDE):
-                run += c[l]
-                q[l] = run
-            if clear:
-                for l in range(LOW_STRIDE):
-                    c[l] = 0
-            if j:
-                for l in range(LOW_STRIDE):
-                    q[l] += q[l - LOW_STRIDE]
-            c += LOW_STRIDE
-            q += LOW_STRIDE
-        if i:
-            for l in range(-sh, 0):
-                q[l] += q[l - sh]
+    exact, and a row of 8 sums is two SSE2 registers."""
+    asiapoker_prefix8(cells, p, g.nh, g.nm, clear)
     return p[g.size - 1]
 
 
