@@ -17,6 +17,9 @@ from asiapoker._core.strengths cimport Tables, seven_parts, tables
 
 cdef const Tables* T = tables()
 
+if LOW_STRIDE != 8:        # asiapoker_prefix8 (dealer.pxd) takes rows of exactly 8 cells
+    raise ImportError("asiapoker: LOW_STRIDE must be 8, the row of asiapoker_prefix8")
+
 cdef int cards_left(const int* removed, int n_removed, int* avail, int* availmask,
                     int64_t* rank_ways, int64_t* offsuit_ways) noexcept nogil:
     """The counts the dealer's hands are made of, from the cards not in ``removed``:
