@@ -57,6 +57,9 @@ cdef struct Work:
     int32_t* top                 # [medium * NL + low] hands in the top high bucket (zeros
                                  # between uses, as sub)
     Py_ssize_t capacity          # cells that cells and pre hold
+    uint8_t fit_low[128]         # [F & 127] the suits (a 4-bit mask) whose ranks left hold
+    uint8_t fit_high[64]         # those ranks of F; [F >> 7] the same: F fits the suits of
+                                 # fit_low[F & 127] & fit_high[F >> 7] (``suit_fit``)
 
 
 cdef class DealerModel:
@@ -88,13 +91,13 @@ cdef class DealerModel:
                                                # joker flag, then the number of entries
     cdef Py_ssize_t run_joker_start            # the first run with the joker
     cdef int32_t[::1] run_least_high           # [run] the least high index of its true triples
-                                               # (its last entry's flush_high, kept apart:
+                                               # (its last entry's true high, kept apart:
                                                # reading that in add_runs cost a classic
                                                # solve 0.7 M instructions)
-    cdef uint16_t[::1] flush_high              # [n] its true triple's high index (its rank
+    cdef uint16_t[:, ::1] flush_true           # [n] its true triple's high index (its rank
                                                # class's triple loses the count through
-                                               # flush_class)
-    cdef uint16_t[::1] flush_ml                # [n] and its (medium, low) index pair (CODE_ML)
+                                               # flush_class), then its (medium, low) index
+                                               # pair (CODE_ML): side by side, one pointer
     cdef int32_t[::1] flush_class              # [n] its rank class (F + O, its joker flag)
     cdef uint16_t[::1] flush_oid               # [n] its O among other_pairs
     cdef uint8_t[:, ::1] other_pairs           # [o] the distinct O: up to 3 (rank, count) as
@@ -263,11 +266,38 @@ cdef inline int64_t grid_wins(const Grid* g, int32_t* cells, const int* at, int6
     return total
 
 
-cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last,
-                          const int* availmask, int sc, int rc, Work* w) noexcept nogil:
+cdef inline void suit_fit(const int* availmask, int sc, int rc, Work* w) noexcept nogil:
+    """w.fit_low and w.fit_high for the ranks left in each suit, ``availmask``: F
+    fits suit s when the suit's ranks left hold F and, when ``sc`` is not -1 and s is ``sc``,
+    F holds rank ``rc`` (a hand that holds card (rc, sc); that test lies in the half of F that
+    holds rc, so the AND of the halves makes it)."""
+    cdef int b, x, bit = (1 << sc) if sc >= 0 else 0
+    cdef uint8_t fit[13]
+    for b in range(13):
+        fit[b] = (((availmask[0] >> b) & 1) | ((availmask[1] >> b) & 1) << 1
+                  | ((availmask[2] >> b) & 1) << 2 | ((availmask[3] >> b) & 1) << 3)
+    w.fit_low[0] = 15
+    w.fit_high[0] = 15
+    for b in range(7):                         # x's highest rank is b
+        for x in range(1 << b, 2 << b):
+            w.fit_low[x] = w.fit_low[x - (1 << b)] & fit[b]
+    for b in range(6):
+        for x in range(1 << b, 2 << b):
+            w.fit_high[x] = w.fit_high[x - (1 << b)] & fit[7 + b]
+    if sc >= 0 and rc < 7:
+        for x in range(128):
+            if not (x >> rc) & 1:
+                w.fit_low[x] &= ~bit
+    elif sc >= 0:
+        for x in range(64):
+            if not (x >> (rc - 7)) & 1:
+                w.fit_high[x] &= ~bit
+
+
+cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last, Work* w) noexcept nogil:
     """Add the single-flush entries of runs first..last-1: each entry's count (w.ow of the set
-    of suits whose available ranks hold its F: its O's off-suit ways summed over them; suit
-    ``sc``, when not -1, only for an F that holds rank ``rc``) goes to its rank class's w.sub
+    of suits its F fits, w.fit_low and w.fit_high from ``suit_fit``: its O's off-suit ways
+    summed over them) goes to its rank class's w.sub
     and to its true triple's cell of w.g.  The entries whose true high is at least every high
     threshold all land in the grid's top high bucket: they are summed in w.top by their
     (medium, low) pair, spread over the grid once at the end (and w.top back to zeros).  A
@@ -277,8 +307,7 @@ cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last,
     cdef const uint16_t* sgf = &m.flush_ranks[0]
     cdef const uint16_t* oid = &m.flush_oid[0]
     cdef const int32_t* least = &m.run_least_high[0]
-    cdef const uint16_t* shi = &m.flush_high[0]
-    cdef const uint16_t* sml = &m.flush_ml[0]
+    cdef const uint16_t* tru = &m.flush_true[0, 0]
     cdef const int32_t* cls = &m.flush_class[0]
     cdef const int32_t* hb = w.g.hb
     cdef const int32_t* mlb = w.g.mlb
@@ -289,12 +318,11 @@ cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last,
     cdef Py_ssize_t r, n, n1, lo, hi, mid, no = m.other_pairs.shape[0]
     cdef int f, suits, first_top = w.g.first_top
     cdef int32_t cnt
+    cdef const uint8_t* fit_low = w.fit_low
+    cdef const uint8_t* fit_high = w.fit_high
     for r in range(first, last):
         f = sgf[run[r]]
-        suits = ((not f & ~availmask[0]) | (not f & ~availmask[1]) << 1
-                 | (not f & ~availmask[2]) << 2 | (not f & ~availmask[3]) << 3)
-        if sc >= 0 and not (f >> rc) & 1:
-            suits &= ~(1 << sc)
+        suits = fit_low[f & 127] & fit_high[f >> 7]
         if suits == 0:
             continue
         ways = w.ow + suits * no
@@ -306,17 +334,17 @@ cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last,
             hi = n1
             while lo < hi:
                 mid = (lo + hi) >> 1
-                if shi[mid] >= first_top:
+                if tru[2 * mid] >= first_top:
                     lo = mid + 1
                 else:
                     hi = mid
         for n in range(run[r], lo):
             cnt = ways[oid[n]]
-            top[sml[n]] += cnt
+            top[tru[2 * n + 1]] += cnt
             sub[cls[n]] += cnt
         for n in range(lo, n1):
             cnt = ways[oid[n]]
-            cells[hb[shi[n]] + mlb[sml[n]]] += cnt
+            cells[hb[tru[2 * n]] + mlb[tru[2 * n + 1]]] += cnt
             sub[cls[n]] += cnt
     n = (w.g.nh - 1) * w.g.nm * w.g.ls         # the top high bucket's offset
     for r in range(NM * NL):

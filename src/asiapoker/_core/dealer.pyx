@@ -20,6 +20,17 @@ cdef const Tables* T = tables()
 if LOW_STRIDE != 8:        # asiapoker_prefix8 (dealer.pxd) takes rows of exactly 8 cells
     raise ImportError("asiapoker: LOW_STRIDE must be 8, the row of asiapoker_prefix8")
 
+# [c * 256 + (a1 << 4 | a2)] the pairs of suits s < s2 with s in the mask a1 and s2 in a2,
+# that hold suit c (c 0-3), or any (c 4): the pairs a two-flush entry counts in, its F1 and
+# F2 fitting the suits a1 and a2 (``suit_fit``)
+cdef uint8_t PAIRS[5 * 256]
+for _c in range(5):
+    for _a in range(256):
+        PAIRS[_c * 256 + _a] = sum(1 for _s in range(4) for _s2 in range(_s + 1, 4)
+                                   if (_a >> (4 + _s)) & (_a >> _s2) & 1
+                                   and (_c == 4 or _c in (_s, _s2)))
+del _c, _a
+
 cdef int cards_left(const int* removed, int n_removed, int* avail, int* availmask,
                     int64_t* rank_ways, int64_t* offsuit_ways) noexcept nogil:
     """The counts the dealer's hands are made of, from the cards not in ``removed``:
@@ -75,7 +86,7 @@ cdef class DealerModel:
             raise ValueError("asiapoker: a dealer model's triples are not sorted by high strength")
         self.high_values = th[np.r_[True, th[1:] != th[:len(th) - 1]]] if len(th) else th
         self.n_high_values = len(self.high_values)
-        if self.n_high_values >= 1 << 16:     # a high index is a uint16 (flush_high)
+        if self.n_high_values >= 1 << 16:     # a high index is a uint16 (flush_true)
             raise ValueError("asiapoker: a dealer model has too many distinct high strengths")
         # th ascends: a triple's high index counts the changes of strength before it
         high_index = np.cumsum(np.r_[False, th[1:] != th[:len(th) - 1]], dtype=np.int32)
@@ -110,8 +121,8 @@ cdef class DealerModel:
         if not np.array_equal(rank_triple[flush_class], flush_triples[:, 1]):
             raise ValueError("asiapoker: a flush entry's rank triple is not its rank class's")
         self.flush_ranks = fr
-        self.flush_high = (true_code >> CODE_SHIFT).astype(np.uint16)
-        self.flush_ml = (true_code & CODE_ML).astype(np.uint16)
+        self.flush_true = np.ascontiguousarray(np.stack(
+            [true_code >> CODE_SHIFT, true_code & CODE_ML], axis=1).astype(np.uint16))
         self.flush_class = flush_class
         key = fr.astype(np.int64) * 2 + fj
         starts = np.flatnonzero(np.r_[True, key[1:] != key[:len(key) - 1]]) if len(key) else []
@@ -204,7 +215,9 @@ cdef class DealerModel:
         cdef int64_t rank_ways2[65]             # with ``card`` removed too
         cdef int64_t offsuit_ways[4 * 52]
         cdef int64_t offsuit_ways2[4 * 52]
-        cdef int s, s2, dealer_joker, k, rc = -1, sc = -1, m2
+        cdef int s, dealer_joker, k, f, rc = -1, sc = -1
+        cdef const uint8_t* pairs
+        cdef const uint8_t* q
         cdef bint joker = card == JOKER, less = card >= 0 and card != JOKER
         cdef Py_ssize_t n, n0, r, first, last, first_run, last_run
         cdef const Grid* g = &w.g
@@ -262,30 +275,28 @@ cdef class DealerModel:
                 ow2 = w.ow + (k & -k) * no
                 for n in range(no):
                     ow[n] = ow1[n] + ow2[n]
-        # the single-flush entries
-        add_runs(self, first_run, last_run, availmask, sc, rc, w)
+        # the single-flush entries (holding ``card``: an F in suit sc holds rank rc)
+        suit_fit(availmask, sc, rc, w)
+        add_runs(self, first_run, last_run, w)
         # the rank classes, less their flush hands
         self.add_ranks(first, last, rank_ways, rank_ways2 if less else NULL, w)
         if not (dealer_joker and ndouble):
             return
-        m2 = availmask[sc] & ~(1 << rc) if less else 0
-        for s in range(4):
-            for s2 in range(s + 1, 4):
-                if less and s != sc and s2 != sc:
-                    continue
-                for r in range(ndrun):             # runs of entries with one F1
-                    n0 = drun[r]
-                    if dr1[n0] & ~availmask[s]:
-                        continue
-                    for n in range(n0, drun[r + 1]):
-                        if dr2[n] & ~availmask[s2]:
-                            continue
-                        if less and not ((dr1[n] & ~m2) if s == sc else (dr2[n] & ~m2)):
-                            continue               # the hand stays without the card
-                        cells[cell_of(g, dtr[4 * n])] += 1
-                        cells[cell_of(g, dtr[4 * n + 1])] -= 1
-                        cells[cell_of(g, dtr[4 * n + 2])] -= 1
-                        cells[cell_of(g, dtr[4 * n + 3])] += 1
+        # the two-flush entries, each once with the number of pairs of suits it counts in
+        # (holding ``card``: the pairs with suit sc, whose F holds rank rc)
+        pairs = &PAIRS[256 * (sc if less else 4)]
+        for r in range(ndrun):                     # runs of entries with one F1
+            n0 = drun[r]
+            f = dr1[n0]
+            q = pairs + ((w.fit_low[f & 127] & w.fit_high[f >> 7]) << 4)
+            for n in range(n0, drun[r + 1]):
+                f = dr2[n]
+                k = q[w.fit_low[f & 127] & w.fit_high[f >> 7]]
+                if k:
+                    cells[cell_of(g, dtr[4 * n])] += k
+                    cells[cell_of(g, dtr[4 * n + 1])] -= k
+                    cells[cell_of(g, dtr[4 * n + 2])] -= k
+                    cells[cell_of(g, dtr[4 * n + 3])] += k
 
     cdef void part_ways(self, const int64_t* rank_ways, int64_t* lw) noexcept nogil:
         """lw[p] = the hands of low rank part p, then (after them) of each high one, given

@@ -137,9 +137,9 @@ cdef int merge_entries(DealerModel model, Merge* mg, int rmask, const int* sets,
             nid += 1
         o_key[n] = <uint64_t>mg.code_id[code] << 13
     for n in range(model.n_high_values):      # the grid's cells, shifted into their key place
-        mg.high_key[n] = <uint64_t>grid.hb[n] << 27
+        mg.cell_key[NM * NL + n] = <uint64_t>grid.hb[n] << 27
     for n in range(NM * NL):
-        mg.ml_key[n] = <uint64_t>grid.mlb[n] << 27
+        mg.cell_key[n] = <uint64_t>grid.mlb[n] << 27
     for k in range(ns):                       # a suit of no cards: every F counts
         if sets[k] == 0:
             every = 1
@@ -168,14 +168,12 @@ cdef int merge_pass(DealerModel model, Merge* mg, int rmask, const int* sets, in
     cdef const int32_t* run = &model.flush_runs[0]
     cdef const uint16_t* sgf = &model.flush_ranks[0]
     cdef const uint16_t* oid = &model.flush_oid[0]
-    cdef const uint16_t* shi = &model.flush_high[0]
-    cdef const uint16_t* sml = &model.flush_ml[0]
+    cdef const uint16_t* tru = &model.flush_true[0, 0]
     cdef const int32_t* cls = &model.flush_class[0]
     cdef const uint64_t* ccell = mg.class_key
     cdef const int32_t* rest = mg.rest_ways
     cdef const uint64_t* o_key = mg.o_key
-    cdef const uint64_t* hkey = mg.high_key
-    cdef const uint64_t* mlkey = mg.ml_key
+    cdef const uint64_t* ckey = mg.cell_key
     cdef uint64_t* tab = mg.tab
     cdef int32_t* used = mg.used
     cdef uint64_t* rkey = mg.run_keys
@@ -193,7 +191,7 @@ cdef int merge_pass(DealerModel model, Merge* mg, int rmask, const int* sets, in
         base = KEY_SET | <uint64_t>phi
         n0 = run[r]
         for n in range(n0, run[r + 1]):        # the run's keys, their slots fetched ahead
-            key = base | o_key[oid[n]] | hkey[shi[n]] + mlkey[sml[n]] | ccell[cls[n]]
+            key = base | o_key[oid[n]] | ckey[NM * NL + tru[2 * n]] + ckey[tru[2 * n + 1]] | ccell[cls[n]]
             rkey[n - n0] = key
             ASIAPOKER_PREFETCH(&tab[2 * ((key * 0x9E3779B97F4A7C15ULL) >> (64 - tbits))])
         for n in range(n0, run[r + 1]):

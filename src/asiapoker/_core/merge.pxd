@@ -61,8 +61,8 @@ cdef struct Merge:
     uint64_t* class_key       # [rank class] its cell of the group's grid << 44
     int32_t* rest_ways        # [o] the off-suit ways of O's ranks the rows do not hold
     uint64_t* o_key           # [o] the id of O's part in the rows' ranks << 13
-    uint64_t* high_key        # [high index] the grid's hb << 27
-    uint64_t* ml_key          # [medium * NL + low] the grid's mlb << 27
+    uint64_t* cell_key        # [medium * NL + low] the grid's mlb << 27, then [NM * NL +
+                              # high index] its hb << 27 (one base for both in merge_pass)
     int32_t* id_code          # [id] that part, a base-4 digit (count) per rank of the rows
     int16_t* code_id          # [code] its id (-1: none yet)
     int64_t* factor           # [id] one suit set's ways of that part
@@ -88,8 +88,7 @@ cdef inline int merge_alloc(DealerModel m, Merge* g, uint64_t* tab) noexcept nog
     g.class_key = <uint64_t*>malloc((m.rank_triple.shape[0] + 1) * sizeof(uint64_t))
     g.rest_ways = <int32_t*>malloc((no + 1) * sizeof(int32_t))
     g.o_key = <uint64_t*>malloc((no + 1) * sizeof(uint64_t))
-    g.high_key = <uint64_t*>malloc((m.n_high_values + 1) * sizeof(uint64_t))
-    g.ml_key = <uint64_t*>malloc(NM * NL * sizeof(uint64_t))
+    g.cell_key = <uint64_t*>malloc((NM * NL + m.n_high_values + 1) * sizeof(uint64_t))
     g.id_code = <int32_t*>malloc((no + 1) * sizeof(int32_t))
     g.code_id = <int16_t*>malloc(16384 * sizeof(int16_t))
     g.factor = <int64_t*>malloc((no + 1) * sizeof(int64_t))
@@ -100,7 +99,7 @@ cdef inline int merge_alloc(DealerModel m, Merge* g, uint64_t* tab) noexcept nog
     if (g.tab == NULL or g.run_keys == NULL or g.dkey == NULL or g.dval == NULL
             or g.used == NULL or g.phi_count == NULL
             or g.class_key == NULL
-            or g.rest_ways == NULL or g.o_key == NULL or g.high_key == NULL or g.ml_key == NULL
+            or g.rest_ways == NULL or g.o_key == NULL or g.cell_key == NULL
             or g.id_code == NULL or g.code_id == NULL
             or g.factor == NULL or g.double_cell == NULL or g.pairs == NULL
             or g.pair_id == NULL or g.pair_key == NULL):
@@ -131,8 +130,7 @@ cdef inline void merge_free(Merge* g) noexcept nogil:
     free(g.class_key)
     free(g.rest_ways)
     free(g.o_key)
-    free(g.high_key)
-    free(g.ml_key)
+    free(g.cell_key)
     free(g.id_code)
     free(g.code_id)
     free(g.factor)
@@ -149,8 +147,7 @@ cdef inline void merge_free(Merge* g) noexcept nogil:
     g.class_key = NULL
     g.rest_ways = NULL
     g.o_key = NULL
-    g.high_key = NULL
-    g.ml_key = NULL
+    g.cell_key = NULL
     g.id_code = NULL
     g.code_id = NULL
     g.factor = NULL
