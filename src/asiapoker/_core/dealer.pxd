@@ -75,7 +75,8 @@ cdef class DealerModel:
     # Rank classes: dealer hands no suit can make a flush of, counted by ranks alone; the
     # classes with the joker come last.
     cdef int32_t[::1] rank_triple              # [n] the class's triple
-    cdef int32_t[::1] rank_code                # [n] that triple's code (CODE_SHIFT)
+    cdef uint16_t[:, ::1] rank_true            # [n] its triple's high index, then its (medium,
+                                               # low) index pair (CODE_ML): side by side
     cdef uint16_t[::1] rank_low                # [n] its part of ranks 2-8 among low_pairs
     cdef uint16_t[::1] rank_high               # [n] its part of ranks 9-A among high_pairs
     cdef uint8_t[:, ::1] low_pairs             # [p] the distinct such parts: up to 7 (rank,
@@ -105,8 +106,9 @@ cdef class DealerModel:
     # Two-flush corrections (3 + 3 + the joker), F1-major.
     cdef uint16_t[::1] double_ranks1           # [n] the first suit's ranks
     cdef uint16_t[::1] double_ranks2           # [n] the second suit's ranks
-    cdef int32_t[:, ::1] double_codes          # [n] codes of (+true, -single1, -single2,
-                                               # +rank-only)
+    cdef uint16_t[:, ::1] double_codes         # [n] the triples of (+true, -single1, -single2,
+                                               # +rank-only), each as its high index and its
+                                               # (medium, low) index pair (CODE_ML)
     cdef int32_t[::1] double_runs              # starts of the runs with one F1, then the count
 
     # add rank classes first..last-1 to w.cells: their hands by rank alone (less those
@@ -152,9 +154,10 @@ cdef inline void suit_ways(const int* avail, int ranks_in_suit, int64_t* ways) n
     ways[0] = 1
 
 
-cdef inline int32_t cell_of(const Grid* g, int32_t code) noexcept nogil:
-    """The cell of ``g`` a triple's code lands in."""
-    return g.hb[code >> CODE_SHIFT] + g.mlb[code & CODE_ML]
+cdef inline int32_t cell_of(const Grid* g, const uint16_t* triple) noexcept nogil:
+    """The cell of ``g`` a triple lands in: ``triple`` its high index, then its (medium, low)
+    index pair."""
+    return g.hb[triple[0]] + g.mlb[triple[1]]
 
 
 cdef extern from *:
@@ -227,6 +230,70 @@ cdef extern from *:
     """
     void asiapoker_prefix8(int32_t* c, int32_t* q, Py_ssize_t nh, Py_ssize_t nm,
                            int clear) noexcept nogil
+
+
+cdef extern from *:
+    """
+    /* add_runs's entries of the top high bucket, a..b-1: each one's ways (ways[oid]) to its
+       (medium, low) pair's sum (top[tru[2n + 1]]) and to its rank class's (sub[cls]); eight
+       a step where the compiler takes the hint (the loop's own count is an eighth) */
+    static inline void asiapoker_top_entries(const int32_t* ways, const uint16_t* oid,
+                                             const uint16_t* tru, const int32_t* cls,
+                                             int32_t* top, int32_t* sub, Py_ssize_t a,
+                                             Py_ssize_t b) {
+        Py_ssize_t n;
+    #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+    #pragma GCC unroll 8
+    #endif
+        for (n = a; n < b; n++) {
+            int32_t cnt = ways[oid[n]];
+            top[tru[2 * n + 1]] += cnt;
+            sub[cls[n]] += cnt;
+        }
+    }
+    /* add_ranks's rank classes a..b-1 (no card held): each one's hands by rank alone, the
+       product of its two parts' ways, less its flush hands (sub, then zero), to its cell */
+    static inline void asiapoker_rank_classes(const uint16_t* rkc, const uint16_t* rlo,
+                                              const uint16_t* rhi, const int64_t* lw,
+                                              const int64_t* hw, const int32_t* hb,
+                                              const int32_t* mlb, int32_t* cells,
+                                              int32_t* sub, Py_ssize_t a, Py_ssize_t b) {
+        Py_ssize_t n;
+    #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+    #pragma GCC unroll 8
+    #endif
+        for (n = a; n < b; n++) {
+            cells[hb[rkc[2 * n]] + mlb[rkc[2 * n + 1]]] += (int32_t)(lw[rlo[n]] * hw[rhi[n]]
+                                                                     - sub[n]);
+            sub[n] = 0;
+        }
+    }
+    /* the same for entries of one lower high bucket, whose cells are plane[mlb[pair]] */
+    static inline void asiapoker_plane_entries(const int32_t* ways, const uint16_t* oid,
+                                               const uint16_t* tru, const int32_t* cls,
+                                               int32_t* plane, const int32_t* mlb,
+                                               int32_t* sub, Py_ssize_t a, Py_ssize_t b) {
+        Py_ssize_t n;
+    #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+    #pragma GCC unroll 8
+    #endif
+        for (n = a; n < b; n++) {
+            int32_t cnt = ways[oid[n]];
+            plane[mlb[tru[2 * n + 1]]] += cnt;
+            sub[cls[n]] += cnt;
+        }
+    }
+    """
+    void asiapoker_top_entries(const int32_t* ways, const uint16_t* oid, const uint16_t* tru,
+                               const int32_t* cls, int32_t* top, int32_t* sub, Py_ssize_t a,
+                               Py_ssize_t b) noexcept nogil
+    void asiapoker_rank_classes(const uint16_t* rkc, const uint16_t* rlo, const uint16_t* rhi,
+                                const int64_t* lw, const int64_t* hw, const int32_t* hb,
+                                const int32_t* mlb, int32_t* cells, int32_t* sub,
+                                Py_ssize_t a, Py_ssize_t b) noexcept nogil
+    void asiapoker_plane_entries(const int32_t* ways, const uint16_t* oid, const uint16_t* tru,
+                                 const int32_t* cls, int32_t* plane, const int32_t* mlb,
+                                 int32_t* sub, Py_ssize_t a, Py_ssize_t b) noexcept nogil
 
 
 cdef inline int64_t grid_prefix(const Grid* g, int32_t* cells, int32_t* p, bint clear) noexcept nogil:
@@ -315,8 +382,8 @@ cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last, Work
     cdef int32_t* cells = w.cells
     cdef int32_t* sub = w.sub
     cdef int32_t* top = w.top
-    cdef Py_ssize_t r, n, n1, lo, hi, mid, no = m.other_pairs.shape[0]
-    cdef int f, suits, first_top = w.g.first_top
+    cdef Py_ssize_t r, n, n1, lo, hi, mid, end, no = m.other_pairs.shape[0]
+    cdef int f, b, suits, first_top = w.g.first_top
     cdef int32_t cnt
     cdef const uint8_t* fit_low = w.fit_low
     cdef const uint8_t* fit_high = w.fit_high
@@ -329,6 +396,8 @@ cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last, Work
         n1 = run[r + 1]
         if least[r] >= first_top:
             lo = n1
+        elif tru[2 * run[r]] < first_top:      # none in the top bucket
+            lo = run[r]
         else:                                  # the first entry below the top bucket
             lo = run[r]
             hi = n1
@@ -338,14 +407,22 @@ cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last, Work
                     lo = mid + 1
                 else:
                     hi = mid
-        for n in range(run[r], lo):
-            cnt = ways[oid[n]]
-            top[tru[2 * n + 1]] += cnt
-            sub[cls[n]] += cnt
-        for n in range(lo, n1):
-            cnt = ways[oid[n]]
-            cells[hb[tru[2 * n]] + mlb[tru[2 * n + 1]]] += cnt
-            sub[cls[n]] += cnt
+        asiapoker_top_entries(ways, oid, tru, cls, top, sub, run[r], lo)
+        while lo < n1:                         # the rest by runs of one high bucket
+            b = hb[tru[2 * lo]]
+            if b == hb[least[r]]:
+                end = n1
+            else:                              # the first entry of a lower bucket
+                end = lo + 1
+                hi = n1
+                while end < hi:
+                    mid = (end + hi) >> 1
+                    if hb[tru[2 * mid]] == b:
+                        end = mid + 1
+                    else:
+                        hi = mid
+            asiapoker_plane_entries(ways, oid, tru, cls, cells + b, mlb, sub, lo, end)
+            lo = end
     n = (w.g.nh - 1) * w.g.nm * w.g.ls         # the top high bucket's offset
     for r in range(NM * NL):
         cells[n + mlb[r]] += top[r]

@@ -94,7 +94,9 @@ cdef class DealerModel:
                 | (np.asarray(triple_medium, dtype=np.int32) * NL
                    + np.asarray(triple_low, dtype=np.int32)))
         self.rank_triple = rank_triple
-        self.rank_code = code[np.asarray(rank_triple, dtype=np.intp)]
+        rank_code = code[np.asarray(rank_triple, dtype=np.intp)]
+        self.rank_true = np.ascontiguousarray(np.stack(
+            [rank_code >> CODE_SHIFT, rank_code & CODE_ML], axis=1).astype(np.uint16))
         self.rank_joker_start = len(rj) - np.count_nonzero(rj)
         rp = np.asarray(rank_pairs, dtype=np.uint8).reshape(-1, 7)
         high_rank = rp // 5 >= 7
@@ -145,7 +147,9 @@ cdef class DealerModel:
             [distinct & 63, (distinct >> 6) & 63, distinct >> 12], axis=1).astype(np.uint8))
         self.double_ranks1 = double_ranks1
         self.double_ranks2 = double_ranks2
-        self.double_codes = code[np.asarray(double_triples, dtype=np.intp)]
+        dc = code[np.asarray(double_triples, dtype=np.intp)].reshape(-1, 4)
+        self.double_codes = np.ascontiguousarray(np.stack(
+            [dc >> CODE_SHIFT, dc & CODE_ML], axis=2).reshape(-1, 8).astype(np.uint16))
         self.medium_values = medium_values
         self.low_values = low_values
         f1 = np.asarray(double_ranks1)
@@ -165,7 +169,7 @@ cdef class DealerModel:
         the distinct such parts, w.lw), less the same from ``less`` (the ways without a card)
         when it is not NULL, less w.sub[class] (its flush hands), which goes back to zero."""
         cdef Py_ssize_t n, nlow = self.low_pairs.shape[0], nparts = nlow + self.high_pairs.shape[0]
-        cdef const int32_t* rkc = &self.rank_code[0]
+        cdef const uint16_t* rkc = &self.rank_true[0, 0]
         cdef const uint16_t* rlo = &self.rank_low[0]
         cdef const uint16_t* rhi = &self.rank_high[0]
         cdef const int32_t* hb = w.g.hb
@@ -176,21 +180,15 @@ cdef class DealerModel:
         cdef const int64_t* hw2 = lw2 + nlow
         cdef int32_t* cells = w.cells
         cdef int32_t* sub = w.sub
-        cdef int32_t k
         self.part_ways(rank_ways, w.lw)
         if less != NULL:
             self.part_ways(less, w.lw + nparts)
             for n in range(first, last):
-                k = rkc[n]
-                cells[hb[k >> CODE_SHIFT] + mlb[k & CODE_ML]] += <int32_t>(
+                cells[hb[rkc[2 * n]] + mlb[rkc[2 * n + 1]]] += <int32_t>(
                     lw[rlo[n]] * hw[rhi[n]] - lw2[rlo[n]] * hw2[rhi[n]] - sub[n])
                 sub[n] = 0
         else:
-            for n in range(first, last):
-                k = rkc[n]
-                cells[hb[k >> CODE_SHIFT] + mlb[k & CODE_ML]] += <int32_t>(
-                    lw[rlo[n]] * hw[rhi[n]] - sub[n])
-                sub[n] = 0
+            asiapoker_rank_classes(rkc, rlo, rhi, lw, hw, hb, mlb, cells, sub, first, last)
 
     cdef void distribution(self, const int* removed, int n_removed, Work* w) noexcept nogil:
         """w.cells[c] = number of dealer hands from the cards not in ``removed`` (the player's
@@ -228,7 +226,7 @@ cdef class DealerModel:
         cdef const int32_t* drun = &self.double_runs[0]
         cdef const uint16_t* dr1 = &self.double_ranks1[0] if ndouble else NULL
         cdef const uint16_t* dr2 = &self.double_ranks2[0] if ndouble else NULL
-        cdef const int32_t* dtr = &self.double_codes[0, 0] if ndouble else NULL
+        cdef const uint16_t* dtr = &self.double_codes[0, 0] if ndouble else NULL
         cdef const uint8_t* op = &self.other_pairs[0, 0]
         cdef const uint8_t* o
         cdef const int64_t* ways
@@ -293,10 +291,10 @@ cdef class DealerModel:
                 f = dr2[n]
                 k = q[w.fit_low[f & 127] & w.fit_high[f >> 7]]
                 if k:
-                    cells[cell_of(g, dtr[4 * n])] += k
-                    cells[cell_of(g, dtr[4 * n + 1])] -= k
-                    cells[cell_of(g, dtr[4 * n + 2])] -= k
-                    cells[cell_of(g, dtr[4 * n + 3])] += k
+                    cells[cell_of(g, dtr + 8 * n)] += k
+                    cells[cell_of(g, dtr + 8 * n + 2)] -= k
+                    cells[cell_of(g, dtr + 8 * n + 4)] -= k
+                    cells[cell_of(g, dtr + 8 * n + 6)] += k
 
     cdef void part_ways(self, const int64_t* rank_ways, int64_t* lw) noexcept nogil:
         """lw[p] = the hands of low rank part p, then (after them) of each high one, given

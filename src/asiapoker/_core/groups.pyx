@@ -17,7 +17,7 @@ from libc.string cimport memset
 
 from asiapoker._core.cards cimport JOKER, NSPLITS, card_t, check_rows, load7
 from asiapoker._core.dealer cimport (
-    CODE_ML, CODE_SHIFT, LOW_STRIDE, NL, NM, DealerModel, Grid, Work, cards_left,
+    LOW_STRIDE, NL, NM, DealerModel, Grid, Work, cards_left,
     cell_of, grid_count, grid_prefix, grid_wins, work_alloc, work_free)
 from asiapoker._core.merge cimport (
     ASIAPOKER_PREFETCH, GROUP_CELLS, GROUP_HASH, GROUP_PAIRS, GROUP_ROWS, GROUP_SUIT_SETS,
@@ -292,7 +292,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     cdef int16_t* rank_of_prov = hval + GROUP_HASH
     cdef int sets[GROUP_SUIT_SETS]
     cdef Py_ssize_t last
-    cdef const int32_t* rkc = &model.rank_code[0]
+    cdef const uint16_t* rkc = &model.rank_true[0, 0]
     cdef const uint16_t* rlo = &model.rank_low[0]
     cdef const uint16_t* rhi = &model.rank_high[0]
     cdef const int64_t* lw = w.lw
@@ -328,7 +328,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     cdef int64_t* Prow
     cdef int npair
     cdef Py_ssize_t nsrun = model.flush_runs.shape[0] - 1
-    cdef const int32_t* dcode = &model.double_codes[0, 0] if ndb else NULL
+    cdef const uint16_t* dcode = &model.double_codes[0, 0] if ndb else NULL
     cdef int32_t* dcell = mg.double_cell
     if model.flush_ranks.shape[0] * 4 > (1 << MERGE_BITS) or model.other_pairs.shape[0] > 16384:
         return -1
@@ -427,8 +427,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     last = model.rank_triple.shape[0] if dealer_joker else model.rank_joker_start
     model.part_ways(rank_ways, w.lw)
     for n in range(last):
-        k = rkc[n]
-        cc = grid.hb[k >> CODE_SHIFT] + grid.mlb[k & CODE_ML]
+        cc = grid.hb[rkc[2 * n]] + grid.mlb[rkc[2 * n + 1]]
         ccell[n] = <uint64_t>cc << 44
         cells[cc] += <int32_t>(lw[rlo[n]] * hw[rhi[n]])
     grid_prefix(grid, cells, pre, 1)          # and cells zeros again, for each suit set and pair
@@ -443,7 +442,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     nid = merge_entries(model, mg, rmask, sets, ns, nsrun, grid, &nk)
     if dealer_joker:
         for i in range(4 * ndb):
-            dcell[i] = cell_of(grid, dcode[i])
+            dcell[i] = cell_of(grid, dcode + 2 * i)
     for s in range(ns):
         for i in range(nid):
             code = mg.id_code[i]
