@@ -11,7 +11,7 @@
 # falls among the player's own distinct strengths (at most 35 highs, 21 mediums and 7 lows),
 # so its count lands in one cell of at most 36 x 22 x 8 (``Grid``), and one 3D prefix sum
 # over the grid gives every split's wins on two hands of three (``grid_wins``).
-from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t
 
 from asiapoker._core.strengths cimport Tables, tables
 
@@ -154,10 +154,10 @@ cdef inline void suit_ways(const int* avail, int ranks_in_suit, int64_t* ways) n
     ways[0] = 1
 
 
-cdef inline int32_t cell_of(const Grid* g, const uint16_t* triple) noexcept nogil:
+cdef inline uint32_t cell_of(const Grid* g, const uint16_t* triple) noexcept nogil:
     """The cell of ``g`` a triple lands in: ``triple`` its high index, then its (medium, low)
-    index pair."""
-    return g.hb[triple[0]] + g.mlb[triple[1]]
+    index pair (unsigned: an index that needs no sign extension)."""
+    return <uint32_t>(g.hb[triple[0]] + g.mlb[triple[1]])
 
 
 cdef extern from *:
@@ -263,8 +263,9 @@ cdef extern from *:
     #pragma GCC unroll 8
     #endif
         for (n = a; n < b; n++) {
-            cells[hb[rkc[2 * n]] + mlb[rkc[2 * n + 1]]] += (int32_t)(lw[rlo[n]] * hw[rhi[n]]
-                                                                     - sub[n]);
+            /* a cell offset is at least 0: as uint32_t it needs no sign extension */
+            cells[(uint32_t)(hb[rkc[2 * n]] + mlb[rkc[2 * n + 1]])] += (int32_t)(
+                lw[rlo[n]] * hw[rhi[n]] - sub[n]);
             sub[n] = 0;
         }
     }
@@ -279,7 +280,7 @@ cdef extern from *:
     #endif
         for (n = a; n < b; n++) {
             int32_t cnt = ways[oid[n]];
-            plane[mlb[tru[2 * n + 1]]] += cnt;
+            plane[(uint32_t)mlb[tru[2 * n + 1]]] += cnt;
             sub[cls[n]] += cnt;
         }
     }
