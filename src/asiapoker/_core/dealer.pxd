@@ -52,8 +52,8 @@ cdef struct Work:
     int32_t* sub                 # [rank class] its hands that are flush hands, taken out
     int32_t* ow                  # [suits * n_others + o] off-suit ways of a flush entry's O,
                                  # summed over a set of suits (a 4-bit mask)
-    int64_t* lw                  # [part] hands of a low rank part, then of a high one (then
-                                 # the same without a card)
+    int64_t* lw                  # [part] hands of a rank part, a node of the parts' tree
+                                 # (then the same without a card)
     int32_t* top                 # [medium * NL + low] hands in the top high bucket (zeros
                                  # between uses, as sub)
     Py_ssize_t capacity          # cells that cells and pre hold
@@ -77,11 +77,12 @@ cdef class DealerModel:
     cdef int32_t[::1] rank_triple              # [n] the class's triple
     cdef uint16_t[:, ::1] rank_true            # [n] its triple's high index, then its (medium,
                                                # low) index pair (CODE_ML): side by side
-    cdef uint16_t[::1] rank_low                # [n] its part of ranks 2-8 among low_pairs
-    cdef uint16_t[::1] rank_high               # [n] its part of ranks 9-A among high_pairs
-    cdef uint8_t[:, ::1] low_pairs             # [p] the distinct such parts: up to 7 (rank,
-                                               # count) as rank * 5 + count, 0 none
-    cdef uint8_t[:, ::1] high_pairs            # [p] the same for ranks 9-A
+    cdef uint16_t[::1] rank_low                # [n] its part of ranks 2-8 (a node, below)
+    cdef uint16_t[::1] rank_high               # [n] its part of ranks 9-A (a node)
+    cdef uint16_t[::1] part_parent             # [p] the tree of the parts' (rank, count)
+    cdef uint8_t[::1] part_pair                # prefixes: node p is its parent's pairs and
+                                               # one more, rank * 5 + count (node 0: none;
+                                               # parents first)
     cdef Py_ssize_t rank_joker_start           # the first class with the joker
     # Single-flush corrections: suit s holds exactly the ranks F, the other cards O lie in
     # the other suits; each entry moves its count from the rank-only triple to the true one.
@@ -120,7 +121,7 @@ cdef class DealerModel:
     # the same for all of them (card -1) or those that hold ``card``
     cdef void count_hands(self, const int* removed, int n_removed, int card,
                           Work* w) noexcept nogil
-    # lw = the hands of each low rank part, then of each high one
+    # lw = the hands of each rank part (a node of the parts' tree)
     cdef void part_ways(self, const int64_t* rank_ways, int64_t* lw) noexcept nogil
     # the grid of ``player``'s seven cards (side 0 the player's wins, side 1 the dealer's
     # hands that do not lose) and each split's (high, medium, low) threshold index packed as

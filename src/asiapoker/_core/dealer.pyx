@@ -98,18 +98,36 @@ cdef class DealerModel:
         self.rank_true = np.ascontiguousarray(np.stack(
             [rank_code >> CODE_SHIFT, rank_code & CODE_ML], axis=1).astype(np.uint16))
         self.rank_joker_start = len(rj) - np.count_nonzero(rj)
+        # a class's hands by rank alone: the product of C(cards of rank r left, count) over
+        # its (rank, count) pairs, as the ways of its ranks 2-8 (a part) times those of its
+        # ranks 9-A.  The parts and every prefix of their pairs are nodes of one tree (node
+        # 0: no pair), each node a pair more than its parent, parents first: a node's ways
+        # are its parent's times one factor (``part_ways``)
         rp = np.asarray(rank_pairs, dtype=np.uint8).reshape(-1, 7)
         high_rank = rp // 5 >= 7
-        parts = []
+        node_of = {(): 0}
+        parent = [0]
+        pair = [0]
+        part_ids = []
         for keep in (~high_rank, high_rank):
             packed = (np.where(keep, rp, 0).astype(np.int64) << (7 * np.arange(7))).sum(axis=1)
             distinct, ids = np.unique(packed, return_inverse=True)   # bytes < 65: 7 bits
-            if len(distinct) >= 1 << 16:
-                raise ValueError("asiapoker: a dealer model has too many rank parts")
-            parts.append((np.ascontiguousarray((distinct[:, None] >> (7 * np.arange(7))) & 127,
-                                               dtype=np.uint8),
-                          ids.reshape(-1).astype(np.uint16)))
-        (self.low_pairs, self.rank_low), (self.high_pairs, self.rank_high) = parts
+            node = np.empty(len(distinct), dtype=np.int64)
+            for i, key in enumerate(distinct.tolist()):
+                pairs = tuple(b for b in ((key >> (7 * j)) & 127 for j in range(7)) if b)
+                for k in range(1, len(pairs) + 1):
+                    if pairs[:k] not in node_of:
+                        node_of[pairs[:k]] = len(parent)
+                        parent.append(node_of[pairs[:k - 1]])
+                        pair.append(pairs[k - 1])
+                node[i] = node_of[pairs]
+            part_ids.append(node[ids.reshape(-1)])
+        if len(parent) >= 1 << 16:
+            raise ValueError("asiapoker: a dealer model has too many rank parts")
+        self.part_parent = np.asarray(parent, dtype=np.uint16)
+        self.part_pair = np.asarray(pair, dtype=np.uint8)
+        self.rank_low = part_ids[0].astype(np.uint16)
+        self.rank_high = part_ids[1].astype(np.uint16)
         # the flush entries as the builder lays them out: without the joker, then with it;
         # F-major; within each run of one F, by true high strength, the strongest first
         # (``add_runs``)
@@ -168,16 +186,16 @@ cdef class DealerModel:
         alone (the product of its ranks 2..8's ways and its ranks 9..A's, each from a table of
         the distinct such parts, w.lw), less the same from ``less`` (the ways without a card)
         when it is not NULL, less w.sub[class] (its flush hands), which goes back to zero."""
-        cdef Py_ssize_t n, nlow = self.low_pairs.shape[0], nparts = nlow + self.high_pairs.shape[0]
+        cdef Py_ssize_t n, nparts = self.part_parent.shape[0]
         cdef const uint16_t* rkc = &self.rank_true[0, 0]
         cdef const uint16_t* rlo = &self.rank_low[0]
         cdef const uint16_t* rhi = &self.rank_high[0]
         cdef const int32_t* hb = w.g.hb
         cdef const int32_t* mlb = w.g.mlb
         cdef const int64_t* lw = w.lw
-        cdef const int64_t* hw = w.lw + nlow
+        cdef const int64_t* hw = w.lw
         cdef const int64_t* lw2 = w.lw + nparts
-        cdef const int64_t* hw2 = lw2 + nlow
+        cdef const int64_t* hw2 = lw2
         cdef int32_t* cells = w.cells
         cdef int32_t* sub = w.sub
         self.part_ways(rank_ways, w.lw)
@@ -297,20 +315,15 @@ cdef class DealerModel:
                     cells[cell_of(g, dtr + 8 * n + 6)] += k
 
     cdef void part_ways(self, const int64_t* rank_ways, int64_t* lw) noexcept nogil:
-        """lw[p] = the hands of low rank part p, then (after them) of each high one, given
-        rank_ways[r * 5 + k] = C(cards of rank r left, k)."""
-        cdef Py_ssize_t n, nlow = self.low_pairs.shape[0]
-        cdef const uint8_t* o
-        cdef const uint8_t* lp = &self.low_pairs[0, 0]
-        cdef const uint8_t* hp = &self.high_pairs[0, 0]
-        for n in range(nlow):
-            o = lp + 7 * n
-            lw[n] = (rank_ways[o[0]] * rank_ways[o[1]] * rank_ways[o[2]] * rank_ways[o[3]]
-                     * rank_ways[o[4]] * rank_ways[o[5]] * rank_ways[o[6]])
-        for n in range(self.high_pairs.shape[0]):
-            o = hp + 7 * n
-            lw[nlow + n] = (rank_ways[o[0]] * rank_ways[o[1]] * rank_ways[o[2]] * rank_ways[o[3]]
-                            * rank_ways[o[4]] * rank_ways[o[5]] * rank_ways[o[6]])
+        """lw[p] = the hands of rank part p (a node of the parts' tree: its parent's hands
+        times C(cards of its rank left, its count)), given rank_ways[r * 5 + k] = C(cards of
+        rank r left, k)."""
+        cdef Py_ssize_t n
+        cdef const uint16_t* par = &self.part_parent[0]
+        cdef const uint8_t* pr = &self.part_pair[0]
+        lw[0] = 1
+        for n in range(1, self.part_parent.shape[0]):
+            lw[n] = lw[par[n]] * rank_ways[pr[n]]
 
     cdef void build_grid(self, const int32_t* uh, int nh, const int32_t* um, int nm,
                          const int32_t* ul, int nl, Grid* g) noexcept nogil:
@@ -465,7 +478,7 @@ cdef int work_alloc(DealerModel m, Work* w, Py_ssize_t capacity) noexcept nogil:
     w.sub = <int32_t*>calloc(m.rank_triple.shape[0] + 1, sizeof(int32_t))   # zeros between uses
     w.top = <int32_t*>calloc(NM * NL, sizeof(int32_t))                      # the same
     w.ow = <int32_t*>malloc((16 * m.other_pairs.shape[0] + 1) * sizeof(int32_t))
-    w.lw = <int64_t*>malloc((2 * (m.low_pairs.shape[0] + m.high_pairs.shape[0]) + 1)
+    w.lw = <int64_t*>malloc((2 * m.part_parent.shape[0] + 1)
                             * sizeof(int64_t))
     if (w.g.hb == NULL or w.cells == NULL or w.pre == NULL or w.sub == NULL
             or w.ow == NULL or w.lw == NULL or w.top == NULL):

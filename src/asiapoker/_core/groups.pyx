@@ -296,7 +296,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     cdef const uint16_t* rlo = &model.rank_low[0]
     cdef const uint16_t* rhi = &model.rank_high[0]
     cdef const int64_t* lw = w.lw
-    cdef const int64_t* hw = w.lw + model.low_pairs.shape[0]
+    cdef const int64_t* hw = w.lw
     cdef uint64_t* ccell = mg.class_key
     cdef int rmask = 0, nr = 0, nid, nk, code, d, cc, b
     cdef int rr[13]                      # the rows' ranks, ascending
