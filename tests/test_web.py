@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import os
 import shutil
 import socket
 import threading
@@ -25,6 +26,14 @@ from asiapoker.web import create_app, make_server
 
 HAND = "As Kd 7h 7c Jk 2s 9d"
 DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def screenshot(browser, name: str, tmp_path: Path) -> None:
+    """Save the page as ``name``: into docs/ with ASIAPOKER_REFRESH_DOCS=1 (the README's
+    images), else into ``tmp_path``, so that a test run leaves the tree as it was."""
+    target = (DOCS if os.environ.get("ASIAPOKER_REFRESH_DOCS") == "1" else tmp_path) / name
+    assert browser.save_screenshot(str(target))
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.fixture(scope="module")
@@ -255,7 +264,7 @@ def best_on_page(browser):
                     and d.find_element(By.ID, "best-setting").get_attribute("data-setting"))
 
 
-def test_pick_cards_by_clicking(browser, server):
+def test_pick_cards_by_clicking(browser, server, tmp_path):
     from selenium.webdriver.common.by import By
     browser.get(server + "/")
     wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#way option"))
@@ -270,7 +279,7 @@ def test_pick_cards_by_clicking(browser, server):
     assert "best" in rows[0].get_attribute("class")
     assert "standard" in browser.find_element(By.ID, "context-line").text
     assert "hand=" in browser.current_url and "way=standard" in browser.current_url
-    browser.save_screenshot(str(DOCS / "serve.png"))
+    screenshot(browser, "serve.png", tmp_path)
 
 
 def test_change_the_house_way(browser, server):
@@ -308,7 +317,7 @@ def test_follow_a_shared_url(browser, server):
     assert "A-2-3-4 low" in browser.find_element(By.ID, "context-line").text
 
 
-def test_known_cards_on_the_page(browser, server):
+def test_known_cards_on_the_page(browser, server, tmp_path):
     """The URL carries the known cards into their fields; a change re-solves and updates it."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
@@ -325,7 +334,7 @@ def test_known_cards_on_the_page(browser, server):
     box.send_keys("Kh", Keys.ENTER)
     wait_for(browser, lambda d: "the dealer shows Kh" in d.find_element(By.ID, "context-line").text)
     assert "dealer=Kh" in browser.current_url and "dead=Ks" in browser.current_url
-    browser.save_screenshot(str(DOCS / "serve-known.png"))
+    screenshot(browser, "serve-known.png", tmp_path)
     box = browser.find_element(By.ID, "dead")
     box.clear()
     box.send_keys("Kd", Keys.ENTER)
