@@ -8,7 +8,9 @@ Each scenario runs in a child Python under ``valgrind --tool=callgrind`` with co
 switched on only inside one kernel of the core (``--toggle-collect``): ``DealerModel.solve_rows``
 for a solve (the dealer distribution and the counts of all 105 splits, what ``solve`` spends
 nearly all its work on; ``solve-standard-slowest`` on the slowest kind of hand, a suit
-holding 4+ of its cards counting the joker: 28 % of random hands), ``solve_known_kernel``
+holding 4+ of its cards counting the joker: 28 % of random hands; ``solve-flushes-low``
+against a way that sets every class's weakest legal high hand, which breaks flushes up, so few
+flush entries land in the player's top high bucket), ``solve_known_kernel``
 for a solve with known cards (the same
 hands, with 7 dead cards, or 1 or 2 cards the dealer shows, the next cards of a fixed-seed
 deck), ``solve_groups_kernel`` for the grouped whole-game solver and ``best_splits_kernel``
@@ -31,12 +33,14 @@ from pathlib import Path
 from typing import Any
 
 CHILD = """
+WEAKEST = {weakest!r}
 import numpy as np
 from asiapoker import HouseWay, Rules, _core
 from asiapoker.suit_classes import player_classes
 from asiapoker.sampling import random_hands
 from asiapoker.solver import dealer_model
-m = dealer_model(HouseWay.named({way!r}), Rules())
+way = HouseWay.load({table!r}) if {way!r} == WEAKEST else HouseWay.named({way!r})
+m = dealer_model(way, Rules())
 if {kind!r} == "rows":
     hands = np.ascontiguousarray(random_hands({n}, 1).astype(np.int64))
     out = np.empty((len(hands), 105), np.int64)
@@ -79,11 +83,17 @@ else:
     _core.solve_groups_kernel(hands, m, np.empty((len(hands), 105), np.int64))
 """
 
+WEAKEST = "weakest-high"
+"""The way of ``solve-flushes-low``: the weakest legal high hand of every class, built by
+``WARM`` and saved for the child (as ``tests/test_solver.py`` builds it)."""
+
 #: name -> (way, kernel, first class (groups) or (dead, dealer) cards (known), rows)
 SCENARIOS = {
     "solve-standard": ("standard", "rows", 0, 20),
     "solve-classic": ("classic", "rows", 0, 20),
     "solve-standard-slowest": ("standard", "slow", 0, 20),
+    # a way that breaks flushes up: few flush entries land in the player's top high bucket
+    "solve-flushes-low": (WEAKEST, "rows", 0, 20),
     "known-standard-dead7": ("standard", "known", (7, 0), 20),
     "known-standard-dealer1": ("standard", "known", (0, 1), 20),
     "known-standard-dealer2": ("standard", "known", (0, 2), 20),
@@ -107,9 +117,24 @@ _KERNEL = {"rows": "*fuse_*pw_*DealerModel*solve_rows*",
 
 
 WARM = """
-from asiapoker import HouseWay, Rules
+import numpy as np
+from asiapoker import HouseWay, Rules, _core
+from asiapoker._compile import class_table
 from asiapoker.solver import dealer_model
-dealer_model(HouseWay.named({way!r}), Rules())
+if {way!r} == {weakest!r}:        # every class's weakest legal high hand: flushes broken up
+    reps = class_table()[1]
+    weakest = np.empty(len(reps), np.int16)
+    for a in range(0, len(reps), 1 << 16):
+        part = np.ascontiguousarray(reps[a:a + (1 << 16)])
+        st = np.empty((len(part), 105, 3), np.int32)
+        assert _core.split_strengths_kernel(part, 0, st) == -1
+        legal = (st[:, :, 0] > st[:, :, 1]) & (st[:, :, 1] > st[:, :, 2])
+        weakest[a:a + len(part)] = np.where(legal, st[:, :, 0], 2**31 - 1).argmin(1)
+    way = HouseWay.from_table(weakest, {way!r})
+    way.save({table!r})
+else:
+    way = HouseWay.named({way!r})
+dealer_model(way, Rules())
 """
 
 
@@ -119,23 +144,27 @@ def count(name: str) -> tuple[int, int]:
     built is not), so the cache is filled first, outside valgrind, and a solve's count is the
     scenario's less the same scenario with no hands: both read the model from the cache."""
     way, kind, lo, n = SCENARIOS[name]
-    subprocess.run([sys.executable, "-c", WARM.format(way=way)], check=True,
-                   capture_output=True)
-    total, printed = _run(way, kind, lo, n)
-    if kind in ("rows", "slow"):
-        total -= _run(way, kind, lo, 0)[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        table = str(Path(tmp) / "way.npz")
+        subprocess.run([sys.executable, "-c", WARM.format(way=way, weakest=WEAKEST,
+                                                          table=table)],
+                       check=True, capture_output=True)
+        total, printed = _run(way, kind, lo, n, table)
+        if kind in ("rows", "slow"):
+            total -= _run(way, kind, lo, 0, table)[0]
     if kind == "sample":                 # the rows of the drawn rank multisets
         n = int(printed.split()[-1])
     return total, n
 
 
-def _run(way: str, kind: str, lo: Any, n: int) -> tuple[int, str]:
+def _run(way: str, kind: str, lo: Any, n: int, table: str) -> tuple[int, str]:
     """The instructions inside the kernel, and what the child printed."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         child = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                                 f"--toggle-collect={_KERNEL[kind]}", sys.executable, "-c",
-                                CHILD.format(way=way, kind=kind, lo=lo, n=n)],
+                                CHILD.format(way=way, kind=kind, lo=lo, n=n,
+                                             weakest=WEAKEST, table=table)],
                                check=True, capture_output=True, text=True)
         text = out.read_text()
     m = re.search(r"^(?:summary|totals):\s+(\d+)", text, re.M)
