@@ -5,21 +5,20 @@ machine, the counts repeat exactly for one build and one input, on any machine.
     python benchmarks/callgrind.py solve-standard  # one of them
 
 Each scenario runs in a child Python under ``valgrind --tool=callgrind`` with collection
-switched on only inside one kernel of the core (``--toggle-collect``): ``DealerModel.solve_rows``
-for a solve (the dealer distribution and the counts of all 105 splits, what ``solve`` spends
-nearly all its work on; ``solve-standard-slowest`` on the slowest kind of hand, a suit
-holding 4+ of its cards counting the joker: 28 % of random hands; ``solve-flushes-low``
-against a way that sets every class's weakest legal high hand, which breaks flushes up, so few
-flush entries land in the player's top high bucket), ``solve_known_kernel``
-for a solve with known cards (the same
-hands, with 7 dead cards, or 1 or 2 cards the dealer shows, the next cards of a fixed-seed
-deck), ``solve_groups_kernel`` for the grouped whole-game solver and ``best_splits_kernel``
-for a lookup in the shipped optimal-play table of ``standard`` (the class, the best split
-carried back to the row).
-The model is built before, outside the count.  Hands come from a fixed seed; the grouped
-solver runs on fixed slices of ``player_classes()`` early, in the middle and late (the late
-ones hold the joker), and on 60 whole rank multisets drawn at random (``groups-sample``: the
-mix of group sizes a whole run meets, which the slices do not).  Needs Debian's ``valgrind``.
+switched on only inside one kernel of the core (``--toggle-collect``):
+``DealerModel.solve_rows`` for a solve (the dealer distribution and the counts of all 105
+splits, what ``solve`` spends nearly all its work on; ``solve-standard-slowest`` on the slowest
+kind of hand, a suit holding 4+ of its cards counting the joker: 28 % of random hands;
+``solve-flushes-low`` against a way that sets every class's weakest legal high hand, which
+breaks flushes up, so few flush entries land in the player's top high bucket),
+``solve_known_kernel`` for a solve with known cards (the same hands, with 7 dead cards, or 1 or
+2 cards the dealer shows, the next cards of a fixed-seed deck), ``solve_groups_kernel`` for the
+grouped whole-game solver and ``best_splits_kernel`` for a lookup in the shipped optimal-play
+table of ``standard`` (the class, the best split carried back to the row). The model is built
+before, outside the count. Hands come from a fixed seed; the grouped solver runs on fixed
+slices of ``player_classes()`` early, in the middle and late (the late ones hold the joker),
+and on 60 whole rank multisets drawn at random (``groups-sample``: the mix of group sizes a
+whole run meets, which the slices do not). Needs Debian's ``valgrind``.
 """
 
 from __future__ import annotations
