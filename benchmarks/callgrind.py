@@ -18,7 +18,8 @@ table of ``standard`` (the class, the best split carried back to the row). The m
 before, outside the count. Hands come from a fixed seed; the grouped solver runs on fixed
 slices of ``player_classes()`` early, in the middle and late (the late ones hold the joker),
 and on 60 whole rank multisets drawn at random (``groups-sample``: the mix of group sizes a
-whole run meets, which the slices do not). Needs Debian's ``valgrind``.
+whole run meets, which the slices do not; ``groups-sample-high-first`` against
+``high-first``). Needs Debian's ``valgrind``.
 """
 
 from __future__ import annotations
@@ -103,6 +104,9 @@ SCENARIOS = {
     "groups-late-joker": ("standard", "groups", 6_970_000, 2000),
     # 60 whole rank multisets drawn with seed 5 (of 67,600; their rows are the unit)
     "groups-sample": ("standard", "sample", 5, 60),
+    # the same against high-first, the heaviest built-in way (675,296 flush entries, 81,796
+    # two-flush ones)
+    "groups-sample-high-first": ("high-first", "sample", 5, 60),
 }
 # the wrapper of the kernel's one specialization for the hands' dtype: the pattern matches no
 # function it calls (callgrind toggles collection at every matching function's entry and exit,

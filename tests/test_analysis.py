@@ -133,11 +133,14 @@ def test_solve_groups_equals_solve_rows(way, a234):
 
 
 @pytest.mark.parametrize("way,a234", [("standard", "high"), ("classic", "low"),
-                                      ("priority:low,medium,high", "high")])
+                                      ("priority:low,medium,high", "high"),
+                                      ("high-first", "high")])
 def test_solve_groups_equals_solve_rows_on_whole_groups(way, a234):
     """Whole rank multisets (the grouped solver merges a group's flush entries once and
     shares each pair of suit sets' two-flush counts across its rows): random ones of every
-    kind, and the largest (715 rows, 7 distinct ranks), against the per-hand solver."""
+    kind, and the largest (715 rows, 7 distinct ranks), against the per-hand solver; every
+    group in the grouped path, none given back to be solved one by one (``high-first`` has
+    675,296 flush entries, more than the hash took before its size followed the model's)."""
     from asiapoker import HouseWay
 
     w = (HouseWay.priority(*way.split(":")[1].split(",")) if way.startswith("priority")
@@ -155,7 +158,9 @@ def test_solve_groups_equals_solve_rows_on_whole_groups(way, a234):
     b = np.empty((len(rows), 105), dtype=np.int64)
     for side in (0, 1):                      # the player's count, and the dealer's
         assert m.solve_rows(rows, a, np.empty(len(rows), dtype=np.int64), side) == -1
+        _core.group_fallback_rows()
         assert _core.solve_groups_kernel(rows, m, b, side) == -1
+        assert _core.group_fallback_rows() == 0
         np.testing.assert_array_equal(a, b)
 
 
@@ -202,6 +207,25 @@ def test_solve_groups_keeps_its_hash_clean_between_calls():
     assert _core.kept_group_tables() == (1, True)
     assert _core.release_group_tables() == 1
     assert _core.kept_group_tables() == (0, True)
+
+
+def test_solve_groups_hash_follows_the_model():
+    """The merge hash holds four times the model's flush entries: a kept hash too small for
+    ``high-first`` (675,296 entries) is replaced by a larger one, which ``standard`` then
+    reuses; each call counts ``solve_rows``'s integers in the grouped path, one hash kept."""
+    _core.release_group_tables()
+    rows = _slices()[0][:200]
+    for way in ("standard", "high-first", "standard"):
+        m = dealer_model(resolve_way(way), resolve(None))
+        a = np.empty((len(rows), 105), dtype=np.int64)
+        b = np.empty((len(rows), 105), dtype=np.int64)
+        assert m.solve_rows(rows, a, np.empty(len(rows), dtype=np.int64)) == -1
+        _core.group_fallback_rows()
+        assert _core.solve_groups_kernel(rows, m, b) == -1
+        assert _core.group_fallback_rows() == 0
+        np.testing.assert_array_equal(a, b)
+        assert _core.kept_group_tables() == (1, True)
+    assert _core.release_group_tables() == 1
 
 
 # ---------------------------------------------------------------------------------------------

@@ -23,7 +23,12 @@ This package re-exports the Python-facing functions, which the rest of asiapoker
 from .bonus import BONUS_CATEGORIES, bonus_enumerate, bonus_kernel
 from .class_keys import class_keys_kernel, class_weights_enumerate, classify_kernel
 from .dealer import DealerModel
-from .groups import kept_group_tables, release_group_tables, solve_groups_kernel
+from .groups import (
+    group_fallback_rows,
+    kept_group_tables,
+    release_group_tables,
+    solve_groups_kernel,
+)
 from .house_ways import BUILTIN_WAYS, choose_one, house_way_kernel
 from .known_cards import dealer_distribution, solve_known_kernel
 from .layout import MODEL_ARRAYS, MODEL_LAYOUT, check_layout
@@ -60,6 +65,7 @@ __all__ = [
     "classify_kernel",
     "dealer_distribution",
     "enumerate_dealer",
+    "group_fallback_rows",
     "house_way_kernel",
     "index_codes_kernel",
     "kept_group_tables",

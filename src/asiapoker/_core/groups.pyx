@@ -9,9 +9,10 @@ entry (F, O) counts for S when F avoids S, with O's off-suit ways: those of O's 
 outside R are the same for every S, those of its ranks in R depend on S alone.  So the
 entries are merged once a group by (F & R, O's part in R, true cell, class cell), their
 S-free ways summed; each suit set then reads the few thousand merged keys, not the hundreds
-of thousands of entries."""
+of thousands of entries.  The two-flush entries are merged once a group the same way (by
+F1 & R, F2 & R and their cells), and each distinct pair of suit sets reads those."""
 
-from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
@@ -21,7 +22,7 @@ from asiapoker._core.dealer cimport (
     cell_of, grid_count, grid_prefix, grid_wins, work_alloc, work_free)
 from asiapoker._core.merge cimport (
     ASIAPOKER_PREFETCH, GROUP_CELLS, GROUP_HASH, GROUP_PAIRS, GROUP_ROWS, GROUP_SUIT_SETS,
-    GROUP_TRIPLES, GROUP_WORK_BYTES, MERGE_BITS, MERGE_LEAST_BITS, Merge, merge_alloc,
+    GROUP_TRIPLES, GROUP_WORK_BYTES, MERGE_LEAST_BITS, Merge, merge_alloc,
     merge_free)
 from asiapoker._core.strengths cimport Tables, seven_parts, tables
 
@@ -36,25 +37,29 @@ cdef uint64_t KEY_SET = (<uint64_t>1) << 62   # in every merged key (0 is an emp
 cdef enum:
     KEPT_TABLES = 8
 cdef uint64_t* kept[KEPT_TABLES]
+cdef int kept_bits[KEPT_TABLES]               # each one's size: 2^bits slots
 cdef int nkept = 0
 
 
-cdef uint64_t* take_table() noexcept:
-    """A kept hash, or NULL (the caller makes one).  With the GIL."""
+cdef uint64_t* take_table(int* bits) noexcept:
+    """A kept hash (its size in *bits), or NULL (the caller makes one).  With the GIL."""
     global nkept
     if nkept == 0:
         return NULL
     nkept -= 1
+    bits[0] = kept_bits[nkept]
     return kept[nkept]
 
 
-cdef void give_table(uint64_t* tab) noexcept:
-    """Keep ``tab`` (all zeros) for the next call, or free it when enough are kept."""
+cdef void give_table(uint64_t* tab, int bits) noexcept:
+    """Keep ``tab`` (all zeros, 2^bits slots) for the next call, or free it when enough are
+    kept."""
     global nkept
     if tab == NULL:
         return
     if nkept < KEPT_TABLES:
         kept[nkept] = tab
+        kept_bits[nkept] = bits
         nkept += 1
     else:
         free(tab)
@@ -78,11 +83,23 @@ def kept_group_tables():
     cdef Py_ssize_t j
     clean = True
     for i in range(nkept):
-        for j in range(0, 2 << MERGE_BITS, 2):     # the keys (a count is left as it was)
+        for j in range(0, <Py_ssize_t>2 << kept_bits[i], 2):   # the keys (counts are left)
             if kept[i][j] != 0:
                 clean = False
                 break
     return nkept, clean
+
+
+cdef Py_ssize_t fallback_rows = 0   # rows solve_group gave back since the last read (GIL)
+
+
+def group_fallback_rows():
+    """How many rows ``solve_groups_kernel`` solved one by one, their group too large for its
+    work space, since the last call (which sets it to 0 again): for tests and benchmarks."""
+    global fallback_rows
+    cdef Py_ssize_t n = fallback_rows
+    fallback_rows = 0
+    return n
 
 
 cdef int number_marked(int* seen, int n, int32_t* out) noexcept nogil:
@@ -144,14 +161,14 @@ cdef int merge_entries(DealerModel model, Merge* mg, int rmask, const int* sets,
         if sets[k] == 0:
             every = 1
     nk = merge_pass(model, mg, rmask, sets, ns, nsrun, every, tbits)
-    # the table filled: again with twice the slots (a quarter of 2^MERGE_BITS holds every
-    # entry, which solve_group checks first, so this ends)
+    # the table filled: again with twice the slots (a quarter of 2^mg.maxbits holds every
+    # entry, ``merge_bits``, so this ends)
     while nk < 0:
         tbits += 1
         nk = merge_pass(model, mg, rmask, sets, ns, nsrun, every, tbits)
     merge_take(mg, nk)                        # the keys in order, and the table zeros again
     tbits = MERGE_LEAST_BITS                  # the next group's start: 8 x these keys' slots
-    while (1 << tbits) < 8 * nk and tbits < MERGE_BITS:
+    while (1 << tbits) < 8 * nk and tbits < mg.maxbits:
         tbits += 1
     mg.tbits = tbits
     nkeys[0] = nk
@@ -247,27 +264,135 @@ cdef void merge_take(Merge* mg, int nk) noexcept nogil:
         cnt[mg.block_phi[b]] = 0
 
 
-cdef void count_pair(DealerModel model, int smask, int amask, const int32_t* dcell,
-                     const Grid* grid, int32_t* cells, int32_t* pre, const int* tat, int nt,
-                     int64_t* out) noexcept nogil:
-    """out[t] = the two-flush corrections, for triple t (its thresholds tat[t]), of one pair
-    of suits where the player holds the ranks ``smask`` and ``amask``: the entries whose F1
-    avoids smask and F2 amask, each +1, -1, -1, +1 at its four cells of ``grid`` (dcell)."""
-    cdef const int32_t* run = &model.double_runs[0]
-    cdef const uint16_t* dbf1 = &model.double_ranks1[0]
-    cdef const uint16_t* dbf2 = &model.double_ranks2[0]
-    cdef Py_ssize_t r, n, nrun = model.double_runs.shape[0] - 1
-    cdef int t
-    for r in range(nrun):                   # runs of entries with one F1 (cells: zeros)
-        if dbf1[run[r]] & smask:
-            continue
-        for n in range(run[r], run[r + 1]):
-            if dbf2[n] & amask:
+cdef void merge_doubles(DealerModel model, Merge* mg, int rmask, const int* rr, int nr,
+                       const Grid* grid) noexcept nogil:
+    """The group's two-flush entries merged for ``count_pair``: an entry (F1, F2) counts for a
+    pair of suit sets when F1 avoids the first and F2 the second, both in the rows' ranks R,
+    so it depends on F1 & R and F2 & R alone; its +1, -1, -1, +1 at four cells of ``grid``
+    are two halves (+true, -single1) and (+rank-only, -single2).  The halves are merged by
+    (F1 & R, F2 & R, the two cells), through mg's hash (a half whose two cells are one
+    cell cancels), then moved into mg.dd (first cell, second cell, count) by blocks of one
+    (F1 & R, F2 & R): 81,796 entries of ``high-first`` make a few thousand."""
+    cdef int tbits = mg.dtbits, nk
+    nk = merge_doubles_pass(model, mg, rmask, grid, tbits)
+    while nk < 0:                  # a quarter of 2^mg.maxbits holds every half: this ends
+        tbits += 1
+        nk = merge_doubles_pass(model, mg, rmask, grid, tbits)
+    doubles_take(mg, nk, rr, nr)
+    tbits = MERGE_LEAST_BITS
+    while (1 << tbits) < 8 * nk and tbits < mg.maxbits:
+        tbits += 1
+    mg.dtbits = tbits
+
+
+cdef int merge_doubles_pass(DealerModel model, Merge* mg, int rmask, const Grid* grid,
+                            int tbits) noexcept nogil:
+    """``merge_doubles``'s merge into the table's first 2^tbits slots: KEY_SET | F1 & R << 47
+    | F2 & R << 34 | first cell << 17 | second cell, each with its count.  Returns the number
+    of keys, or -1 (the table zeros again) when they pass a quarter of the slots."""
+    cdef const uint16_t* f1 = &model.double_ranks1[0]
+    cdef const uint16_t* f2 = &model.double_ranks2[0]
+    cdef const uint16_t* dcode = &model.double_codes[0, 0]
+    cdef Py_ssize_t n, slot, ndb = model.double_ranks1.shape[0]
+    cdef uint64_t* tab = mg.tab
+    cdef int32_t* used = mg.used
+    cdef int h, k, nk = 0, limit = 1 << (tbits - 2)
+    cdef uint32_t a, b
+    cdef uint64_t key, base, tmask = (<uint64_t>1 << tbits) - 1
+    for n in range(ndb):
+        base = (KEY_SET | <uint64_t>(f1[n] & rmask) << 47
+                | <uint64_t>(f2[n] & rmask) << 34)
+        for h in range(2):
+            a = cell_of(grid, dcode + 8 * n + 6 * h)          # +true, then +rank-only
+            b = cell_of(grid, dcode + 8 * n + 2 + 2 * h)      # -single1, then -single2
+            if a == b:
                 continue
-            cells[dcell[4 * n]] += 1
-            cells[dcell[4 * n + 1]] -= 1
-            cells[dcell[4 * n + 2]] -= 1
-            cells[dcell[4 * n + 3]] += 1
+            key = base | <uint64_t>a << 17 | b    # probed as in merge_pass (its hot loop
+            slot = <Py_ssize_t>((key * 0x9E3779B97F4A7C15ULL) >> (64 - tbits))   # inline)
+            while tab[2 * slot] != 0 and tab[2 * slot] != key:
+                slot = <Py_ssize_t>((slot + 1) & tmask)
+            if tab[2 * slot] == 0:
+                if nk == limit:
+                    for k in range(nk):
+                        tab[2 * used[k]] = 0
+                    return -1
+                tab[2 * slot] = key
+                tab[2 * slot + 1] = 0
+                used[nk] = <int32_t>slot
+                nk += 1
+            tab[2 * slot + 1] += 1
+    return nk
+
+
+cdef void doubles_take(Merge* mg, int nk, const int* rr, int nr) noexcept nogil:
+    """Move the nk merged halves out of the table into mg.dd by blocks of one (F1 & R, F2 &
+    R) (each numbered by its ranks among the rows' rr: 7 + 7 bits), leaving the table and
+    mg.dblock_count zeros."""
+    cdef int i, b, nb = 0, off = 0, c, p, k
+    cdef int32_t* cnt = mg.dblock_count
+    cdef int32_t* dd = mg.dd
+    cdef uint64_t key
+    cdef int comp[8192 >> 6]       # the number of a mask of R, by its 6 high bits ...
+    cdef int comp_lo[64]           # ... and its 6 low bits (or-ed)
+    for i in range(64):
+        comp_lo[i] = 0
+    for i in range(128):
+        comp[i] = 0
+    for k in range(nr):
+        for i in range(64):
+            if rr[k] < 6 and (i >> rr[k]) & 1:
+                comp_lo[i] |= 1 << k
+        for i in range(128):
+            if rr[k] >= 6 and (i >> (rr[k] - 6)) & 1:
+                comp[i] |= 1 << k
+    for i in range(nk):
+        key = mg.tab[2 * mg.used[i]]
+        p = ((comp[(key >> 53) & 127] | comp_lo[(key >> 47) & 63]) << 7
+             | comp[(key >> 40) & 127] | comp_lo[(key >> 34) & 63])
+        mg.dd_block[i] = p
+        if cnt[p] == 0:
+            mg.dblock_key[nb] = p
+            mg.dblock_f1[nb] = <int32_t>((key >> 47) & 0x1FFF)
+            mg.dblock_f2[nb] = <int32_t>((key >> 34) & 0x1FFF)
+            nb += 1
+        cnt[p] += 1
+    for b in range(nb):
+        mg.dblock_start[b] = off
+        c = cnt[mg.dblock_key[b]]
+        cnt[mg.dblock_key[b]] = off
+        off += c
+    mg.dblock_start[nb] = off
+    mg.ndblocks = nb
+    for i in range(nk):
+        key = mg.tab[2 * mg.used[i]]
+        p = mg.dd_block[i]
+        c = cnt[p]
+        cnt[p] = c + 1
+        dd[3 * c] = <int32_t>((key >> 17) & 0x1FFFF)
+        dd[3 * c + 1] = <int32_t>(key & 0x1FFFF)
+        dd[3 * c + 2] = <int32_t>mg.tab[2 * mg.used[i] + 1]
+        mg.tab[2 * mg.used[i]] = 0
+    for b in range(nb):
+        cnt[mg.dblock_key[b]] = 0
+
+
+cdef void count_pair(const Merge* mg, int smask, int amask, const Grid* grid, int32_t* cells,
+                     int32_t* pre, const int* tat, int nt, int64_t* out) noexcept nogil:
+    """out[t] = the two-flush corrections, for triple t (its thresholds tat[t]), of one pair
+    of suits where the player holds the ranks ``smask`` and ``amask``: the merged halves
+    (``merge_doubles``) of the blocks whose F1 avoids smask and F2 amask, each +count at its
+    first cell and -count at its second."""
+    cdef const int32_t* dd = mg.dd
+    cdef int b, t
+    cdef Py_ssize_t i
+    cdef int32_t v
+    for b in range(mg.ndblocks):
+        if (mg.dblock_f1[b] & smask) or (mg.dblock_f2[b] & amask):
+            continue
+        for i in range(mg.dblock_start[b], mg.dblock_start[b + 1]):
+            v = dd[3 * i + 2]
+            cells[dd[3 * i]] += v
+            cells[dd[3 * i + 1]] -= v
     grid_prefix(grid, cells, pre, 1)        # and cells zeros again
     for t in range(nt):
         out[t] = grid_count(grid, pre, tat[t] >> 16, (tat[t] >> 8) & 255, tat[t] & 255)
@@ -278,7 +403,8 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     """``solve_rows``'s counts of ``side`` (0 or 1) for ``g`` seven-card rows with one rank
     multiset, sharing across the rows the dealer's rank-only counts, the single-flush
     entries (merged once, ``merge_entries``, then read by each distinct suit set) and the
-    two-flush corrections of each distinct pair of suit sets (``count_pair``), all counted
+    two-flush corrections (merged once, ``merge_doubles``) of each distinct pair of suit
+    sets (``count_pair``), all counted
     in one grid whose thresholds are the rows' distinct strengths (w.cells, with its prefix
     sums in w.pre).  Returns 0, or -1 when the rows need more distinct triples or suit sets
     than the work space holds (the caller then solves them one by one)."""
@@ -328,9 +454,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     cdef int64_t* Prow
     cdef int npair
     cdef Py_ssize_t nsrun = model.flush_runs.shape[0] - 1
-    cdef const uint16_t* dcode = &model.double_codes[0, 0] if ndb else NULL
-    cdef int32_t* dcell = mg.double_cell
-    if model.flush_ranks.shape[0] * 4 > (1 << MERGE_BITS) or model.other_pairs.shape[0] > 16384:
+    if model.other_pairs.shape[0] > 16384:        # O's ids: 14 bits of a merged key
         return -1
     for k in range(7):
         if rows[k] != JOKER:
@@ -440,9 +564,8 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     # S: the entries are merged once by (F's part in R, O's part in R, the two cells) and
     # each suit set reads the merged keys.
     nid = merge_entries(model, mg, rmask, sets, ns, nsrun, grid, &nk)
-    if dealer_joker:
-        for i in range(4 * ndb):
-            dcell[i] = cell_of(grid, dcode + 2 * i)
+    if dealer_joker and ndb:
+        merge_doubles(model, mg, rmask, rr, nr, grid)
     for s in range(ns):
         for i in range(nid):
             code = mg.id_code[i]
@@ -488,8 +611,8 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
                             npair += 1
                         else:                       # counted for this row alone
                             Prow = mg.pairs + GROUP_PAIRS * GROUP_TRIPLES
-                        count_pair(model, sets[six[i * 4 + s]], sets[six[i * 4 + s2]], dcell,
-                                   grid, cells, pre, tat, nt, Prow)
+                        count_pair(mg, sets[six[i * 4 + s]], sets[six[i * 4 + s2]], grid,
+                                   cells, pre, tat, nt, Prow)
                     for t in range(nt):
                         Lrow[t] += Prow[t]
         for k in range(NSPLITS):
@@ -522,16 +645,18 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
     cdef Merge mg
     cdef int64_t sig, sig0
     cdef uint64_t* tab
+    cdef int tabbits = 0
+    cdef Py_ssize_t nback = 0
     if hands.shape[1] != 7 or out.shape[0] != nrows or out.shape[1] != NSPLITS:
         raise ValueError("asiapoker: solve_groups_kernel needs n x 7 rows and n x 105 counts")
     side = side != 0
-    tab = take_table()
+    tab = take_table(&tabbits)
     with nogil:
         bad = check_rows(hands)
         if bad < 0:
             rows = <int*>malloc(GROUP_ROWS * 7 * sizeof(int))
             work = <int64_t*>malloc(GROUP_WORK_BYTES)
-            k = merge_alloc(model, &mg, tab)
+            k = merge_alloc(model, &mg, tab, tabbits)
             tab = NULL
             if (work_alloc(model, &w, GROUP_CELLS) < 0 or rows == NULL
                     or work == NULL or k < 0):
@@ -555,6 +680,7 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
                         load7(&hands[a + g, 0], rows + 7 * g)
                         g += 1
                     if solve_group(model, rows, g, side, &out[a, 0], work, &w, &mg) < 0:
+                        nback += g
                         for j in range(g):
                             model.hand_grid(rows + 7 * j, side, &w.g, at)
                             model.distribution(rows + 7 * j, 7, &w)
@@ -564,9 +690,12 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
             free(work)
             work_free(&w)
             tab = mg.tab                      # zeros again: kept for the next call
+            tabbits = mg.maxbits
             mg.tab = NULL
             merge_free(&mg)
-    give_table(tab)
+    give_table(tab, tabbits)
+    global fallback_rows
+    fallback_rows += nback
     if bad == -2:
         raise MemoryError("asiapoker: no memory for the dealer distribution")
     return bad

@@ -1,6 +1,6 @@
 # The grouped solver's work space (``groups.pyx``): its sizes, the hash of merged flush keys
-# and what goes with it, allocated once a kernel call (the hash, 32 MB, is kept between calls:
-# see ``groups.pyx``).
+# and what goes with it, allocated once a kernel call (the hash, 32 MB or more, is kept between
+# calls: see ``groups.pyx``).
 from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
@@ -21,8 +21,8 @@ cdef enum:
 
 
 cdef enum:
-    MERGE_BITS = 21           # the hash of merged flush keys: up to 2^21 slots, at least four
-                              # times the entries of any model (checked before use)
+    MERGE_BITS = 21           # the hash of merged flush keys: at least 2^21 slots, and at
+                              # least four times the model's entries (``merge_bits``)
     MERGE_LEAST_BITS = 10     # the least slots a group's hash uses: 2^10
 
 cdef extern from *:
@@ -50,6 +50,7 @@ cdef struct Merge:
                               # probes); all zeros between groups
     int tbits                 # the slots the next group starts with: 8 x the last one's keys
                               # (a merge that fills a quarter of them starts again with twice)
+    int maxbits               # the table's size: 2^maxbits slots (``merge_bits``)
     int32_t* used             # [k] the slots in use, in order
     uint64_t* run_keys        # [i] the keys of one run's entries (the longest run's length)
     uint64_t* dkey            # [k] the merged keys after the merge (then the table is zeros
@@ -66,21 +67,56 @@ cdef struct Merge:
     int32_t* id_code          # [id] that part, a base-4 digit (count) per rank of the rows
     int16_t* code_id          # [code] its id (-1: none yet)
     int64_t* factor           # [id] one suit set's ways of that part
-    int32_t* double_cell      # [4 * n] a two-flush entry's four cells of the group's grid
+    int dtbits                # as tbits, for the two-flush halves (``merge_doubles``)
+    int32_t* dd               # [3 * i] a merged two-flush half: +count's cell, -count's cell,
+                              # count; by blocks of one (F1 & R, F2 & R)
+    int32_t* dd_block         # [k] the merged half k's block number (in the table's order)
+    int32_t* dblock_count     # [block number] its halves, then where the next goes (zeros)
+    int ndblocks              # the blocks
+    int32_t* dblock_key       # [b] block b's number (7 + 7 bits: F1 & R, F2 & R among R)
+    int32_t* dblock_f1        # [b] its F1 & R
+    int32_t* dblock_f2        # [b] its F2 & R
+    int32_t* dblock_start     # [b] its first half (then the count of halves)
     int64_t* pairs            # [p * GROUP_TRIPLES + t] a pair of suit sets' two-flush counts
     int16_t* pair_id          # [set index << 7 | set index] its row of pairs (-1: none yet)
     int32_t* pair_key         # [p] the pair of each row
 
 
-cdef inline int merge_alloc(DealerModel m, Merge* g, uint64_t* tab) noexcept nogil:
-    """Space for ``merge_entries``, with ``tab`` as its hash (a kept one, all zeros) or, when
-    NULL, a new one: 0, or -1 (nothing held, ``tab`` freed too)."""
+cdef inline int merge_bits(DealerModel m) noexcept nogil:
+    """The slots of ``m``'s hash, 2^bits: at least 2^MERGE_BITS and four times its single-flush
+    entries and its two-flush halves (a group merges at most all of them, so a pass over the
+    whole table never fills a quarter of it: the doublings of ``merge_entries`` and
+    ``merge_doubles`` end).  ``high-first`` has 675,296 entries (and 2 x 81,796 halves)."""
+    cdef int bits = MERGE_BITS
+    cdef Py_ssize_t most = max_keys(m)
+    while (<Py_ssize_t>1 << bits) < 4 * most:
+        bits += 1
+    return bits
+
+
+cdef inline Py_ssize_t max_keys(DealerModel m) noexcept nogil:
+    """The most keys one merge of a group can make: its single-flush entries, or two halves
+    of each two-flush entry."""
+    return max(m.flush_ranks.shape[0], 2 * m.double_ranks1.shape[0])
+
+
+cdef inline int merge_alloc(DealerModel m, Merge* g, uint64_t* tab, int tabbits) noexcept nogil:
+    """Space for ``merge_entries``, with ``tab`` as its hash (a kept one of 2^tabbits slots, all
+    zeros) when it is large enough for ``m`` (``merge_bits``), else a new one (``tab`` freed):
+    0, or -1 (nothing held, ``tab`` freed too)."""
     cdef Py_ssize_t no = m.other_pairs.shape[0]
+    g.maxbits = merge_bits(m)
     g.tab = tab
-    if tab == NULL:
-        g.tab = <uint64_t*>calloc(2 << MERGE_BITS, sizeof(uint64_t))   # zeros between groups
+    if tab != NULL and tabbits < g.maxbits:
+        free(tab)
+        g.tab = NULL
+    elif tab != NULL:
+        g.maxbits = tabbits
+    if g.tab == NULL:
+        g.tab = <uint64_t*>calloc(<size_t>2 << g.maxbits, sizeof(uint64_t))   # zeros between
     g.tbits = MERGE_LEAST_BITS
-    g.used = <int32_t*>malloc((m.flush_ranks.shape[0] + 1) * sizeof(int32_t))
+    g.dtbits = MERGE_LEAST_BITS
+    g.used = <int32_t*>malloc((max_keys(m) + 1) * sizeof(int32_t))
     g.run_keys = <uint64_t*>malloc((longest_run(m) + 1) * sizeof(uint64_t))
     g.dkey = <uint64_t*>malloc((m.flush_ranks.shape[0] + 1) * sizeof(uint64_t))
     g.dval = <int64_t*>malloc((m.flush_ranks.shape[0] + 1) * sizeof(int64_t))
@@ -92,7 +128,13 @@ cdef inline int merge_alloc(DealerModel m, Merge* g, uint64_t* tab) noexcept nog
     g.id_code = <int32_t*>malloc((no + 1) * sizeof(int32_t))
     g.code_id = <int16_t*>malloc(16384 * sizeof(int16_t))
     g.factor = <int64_t*>malloc((no + 1) * sizeof(int64_t))
-    g.double_cell = <int32_t*>malloc((4 * m.double_ranks1.shape[0] + 1) * sizeof(int32_t))
+    g.dd = <int32_t*>malloc((6 * m.double_ranks1.shape[0] + 1) * sizeof(int32_t))
+    g.dd_block = <int32_t*>malloc((2 * m.double_ranks1.shape[0] + 1) * sizeof(int32_t))
+    g.dblock_count = <int32_t*>calloc(16384, sizeof(int32_t))           # zeros between groups
+    g.dblock_key = <int32_t*>malloc(16384 * sizeof(int32_t))
+    g.dblock_f1 = <int32_t*>malloc(16384 * sizeof(int32_t))
+    g.dblock_f2 = <int32_t*>malloc(16384 * sizeof(int32_t))
+    g.dblock_start = <int32_t*>malloc(16385 * sizeof(int32_t))
     g.pairs = <int64_t*>malloc((GROUP_PAIRS + 1) * GROUP_TRIPLES * sizeof(int64_t))
     g.pair_id = <int16_t*>malloc(GROUP_SUIT_SETS * GROUP_SUIT_SETS * sizeof(int16_t))
     g.pair_key = <int32_t*>malloc(GROUP_PAIRS * sizeof(int32_t))
@@ -101,7 +143,9 @@ cdef inline int merge_alloc(DealerModel m, Merge* g, uint64_t* tab) noexcept nog
             or g.class_key == NULL
             or g.rest_ways == NULL or g.o_key == NULL or g.cell_key == NULL
             or g.id_code == NULL or g.code_id == NULL
-            or g.factor == NULL or g.double_cell == NULL or g.pairs == NULL
+            or g.factor == NULL or g.dd == NULL or g.dd_block == NULL
+            or g.dblock_count == NULL or g.dblock_key == NULL or g.dblock_f1 == NULL
+            or g.dblock_f2 == NULL or g.dblock_start == NULL or g.pairs == NULL
             or g.pair_id == NULL or g.pair_key == NULL):
         merge_free(g)
         return -1
@@ -134,7 +178,13 @@ cdef inline void merge_free(Merge* g) noexcept nogil:
     free(g.id_code)
     free(g.code_id)
     free(g.factor)
-    free(g.double_cell)
+    free(g.dd)
+    free(g.dd_block)
+    free(g.dblock_count)
+    free(g.dblock_key)
+    free(g.dblock_f1)
+    free(g.dblock_f2)
+    free(g.dblock_start)
     free(g.pairs)
     free(g.pair_id)
     free(g.pair_key)
@@ -151,7 +201,13 @@ cdef inline void merge_free(Merge* g) noexcept nogil:
     g.id_code = NULL
     g.code_id = NULL
     g.factor = NULL
-    g.double_cell = NULL
+    g.dd = NULL
+    g.dd_block = NULL
+    g.dblock_count = NULL
+    g.dblock_key = NULL
+    g.dblock_f1 = NULL
+    g.dblock_f2 = NULL
+    g.dblock_start = NULL
     g.pairs = NULL
     g.pair_id = NULL
     g.pair_key = NULL
