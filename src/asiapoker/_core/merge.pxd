@@ -40,6 +40,14 @@ cdef extern from *:
     void ASIAPOKER_PREFETCH(const void* address) noexcept nogil
 
 
+cdef extern from *:
+    """
+    /* in every merged key of the grouped solver's hash (0 is an empty slot) */
+    #define ASIAPOKER_KEY_SET (((uint64_t)1) << 62)
+    """
+    const uint64_t KEY_SET "ASIAPOKER_KEY_SET"
+
+
 cdef struct Merge:
     # A group's flush entries merged by what a suit set's count of them depends on (see
     # ``merge_entries``).
