@@ -120,11 +120,8 @@ def _cached_class_table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
         except FileError as exc:
             warnings.warn(f"rebuilding the class-table cache: {exc}", stacklevel=4)
     keys, reps = _build_class_table()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _files.write(path, CLASS_CACHE, identity, {"keys": keys, "reps": reps.astype(np.int8)})
-    except (OSError, FileError) as exc:
-        warnings.warn(f"could not write the class-table cache {path}: {exc}", stacklevel=4)
+    _files.write_cache(path, CLASS_CACHE, identity, {"keys": keys, "reps": reps.astype(np.int8)},
+                       "class-table")
     return keys, reps
 
 
@@ -268,9 +265,13 @@ def cache_path(folder: Path, kind: str, identity: dict[str, Any]) -> Path:
     return folder / f"{kind}-{hashlib.sha256(text.encode()).hexdigest()[:32]}.npz"
 
 
+_CACHE_NAMES = {"house-way-cache": "house-way", "best-response-cache": "best-response"}
+
+
 def load_cached(path: Path, kind: str, identity: dict[str, Any]) -> npt.NDArray[np.uint8] | None:
     """The cached class table of ``identity``, or None when the file is missing; a damaged or
-    foreign file is never used: a warning names it and the caller rebuilds it."""
+    foreign file is never used: a warning names it (and the cache, by ``kind``) and the
+    caller rebuilds it."""
     if not path.exists():
         return None
     try:
@@ -280,20 +281,17 @@ def load_cached(path: Path, kind: str, identity: dict[str, Any]) -> npt.NDArray[
                 or int(splits.max(initial=0)) >= 105):
             raise FileError(f"{str(path)!r} does not hold a class table")
     except FileError as exc:
-        warnings.warn(f"rebuilding the house-way cache: {exc}", stacklevel=3)
+        warnings.warn(f"rebuilding the {_CACHE_NAMES.get(kind, kind)} cache: {exc}",
+                      stacklevel=3)
         return None
     return splits
 
 
 def save_cached(path: Path, kind: str, identity: dict[str, Any],
                 splits: npt.NDArray[np.uint8]) -> None:
-    """Write a cache file atomically; a read-only or full cache folder is a warning, not a
-    failure (the answer is still returned)."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _files.write(path, kind, identity, {"splits": splits})
-    except (OSError, FileError) as exc:
-        warnings.warn(f"could not write the house-way cache {path}: {exc}", stacklevel=3)
+    """Write a cache file atomically (:func:`asiapoker._files.write_cache`); a read-only or
+    full cache folder is a warning, not a failure (the answer is still returned)."""
+    _files.write_cache(path, kind, identity, {"splits": splits}, _CACHE_NAMES.get(kind, kind))
 
 
 def function_identity(fn: WayFunction) -> dict[str, Any]:

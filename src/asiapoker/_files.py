@@ -20,13 +20,15 @@ asiapoker.errors.FileError: ... holds example {"n":3}, not {"n":4}
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-import io
 import json
 import os
 import re
+import shutil
 import stat
 import tempfile
+import warnings
 import zipfile
 import zlib
 from collections.abc import Iterator, Mapping
@@ -38,9 +40,10 @@ import numpy.typing as npt
 
 from .errors import FileError, FileWriteError
 
-__all__ = ["FORMAT", "MAX_BYTES", "MAX_DEPTH", "MAX_TEXT", "META", "atomic_write",
-           "contents_digest", "little_endian", "open_regular", "parse_json", "read",
-           "read_bytes", "read_json", "read_members", "verify", "writable_target", "write"]
+__all__ = ["FORMAT", "MAX_BYTES", "MAX_DEPTH", "MAX_TEXT", "META", "atomic_path",
+           "atomic_write", "contents_digest", "little_endian", "open_regular", "parse_json",
+           "read", "read_bytes", "read_json", "read_members", "set_aside", "verify",
+           "writable_target", "write", "write_cache", "write_text"]
 
 FORMAT = 2
 """The layout version of these files."""
@@ -162,12 +165,17 @@ def _max_depth(text: str) -> int:
     return best
 
 
-def writable_target(path: str | os.PathLike[str]) -> tuple[Path, bool]:
+def writable_target(path: str | os.PathLike[str], owned: bool = False) -> tuple[Path, bool]:
     """Where writing ``path`` goes, checked before anything is written: (the file, whether
-    to write through it).  A symlink is followed to the file it names (the link stays); a
-    character device (such as /dev/null) is written through, never replaced; a directory, a
-    pipe, a socket or a block device is a :class:`asiapoker.errors.FileError` naming it."""
-    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    to write through it).  A path the user named (``owned`` false) that is a symlink is
+    followed to the file it names (the link stays); a file the package owns (a cache:
+    ``owned``) never writes through a link, the link itself is replaced.  A character device
+    (such as /dev/null) is written through, never replaced; a directory, a pipe, a socket or
+    a block device is a :class:`asiapoker.errors.FileError` naming it."""
+    link = os.path.islink(path)
+    target = Path(os.path.realpath(path)) if link and not owned else Path(path)
+    if link and owned:
+        return target, False                 # os.replace swaps the link for the file
     try:
         st = os.stat(target)
     except FileNotFoundError:
@@ -182,39 +190,87 @@ def writable_target(path: str | os.PathLike[str]) -> tuple[Path, bool]:
                     f"regular file")
 
 
+def _write_error(path: str | os.PathLike[str], exc: OSError) -> FileWriteError:
+    if isinstance(exc, FileNotFoundError) and not Path(path).parent.exists():
+        return FileWriteError(f"cannot write {str(path)!r}: its folder "
+                              f"{str(Path(path).parent)!r} does not exist")
+    return FileWriteError(f"cannot write {str(path)!r}: {exc.strerror or exc}")
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike[str], owned: bool = False) -> Iterator[Path]:
+    """The one way the package writes a file: a fresh temporary file in the target's folder
+    (a unique name, so two writers never share one) is yielded for the caller to fill (by
+    name: Parquet writers, plotting libraries), then renamed over ``path`` when the block
+    ends without an exception, and removed otherwise.  The target is checked first
+    (:func:`writable_target`: a directory, pipe, socket or block device is refused, naming
+    it; a character device is written through, never replaced).  A failed write is a
+    :class:`asiapoker.errors.FileWriteError` naming the file."""
+    target, through = writable_target(path, owned)
+    folder = target.parent if not through else Path(tempfile.gettempdir())
+    try:
+        fd, name = tempfile.mkstemp(dir=folder, prefix=f".{target.name}-", suffix=".tmp")
+        os.close(fd)
+    except OSError as exc:
+        raise _write_error(path, exc) from None
+    tmp = Path(name)
+    try:
+        yield tmp
+        if through:                      # a device cannot be replaced: copy the bytes in
+            with open(tmp, "rb") as src, open(target, "wb") as dst:
+                shutil.copyfileobj(src, dst)
+        else:
+            os.chmod(tmp, 0o644)             # readable like any other file (mkstemp: 0600)
+            os.replace(tmp, target)
+    except OSError as exc:
+        raise _write_error(path, exc) from None
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def atomic_write(path: str | os.PathLike[str], data: bytes | None = None,
                  arrays: Mapping[str, npt.NDArray[Any]] | None = None,
-                 compress: bool = False) -> None:
-    """Write ``data`` (or ``arrays`` as an .npz) to ``path`` whole or not at all: a temporary
-    file in the same folder, renamed into place; nothing is left behind on failure.  A path
-    that is not a regular file is never replaced (:func:`writable_target`).  A failed write
-    (a full disk, a folder that is not there) is a
-    :class:`asiapoker.errors.FileWriteError` naming the file."""
-    target, through = writable_target(path)
-    if through:                      # a device cannot seek: the whole file, then one write
-        buffer = io.BytesIO()
-        _put(buffer, data, arrays, compress)
+                 compress: bool = False, owned: bool = False) -> None:
+    """Write ``data`` (or ``arrays`` as an .npz) to ``path`` whole or not at all, through
+    :func:`atomic_path` (its checks; ``owned`` for a file the package owns, whose link is
+    replaced, not followed)."""
+    with atomic_path(path, owned) as tmp, open(tmp, "wb") as f:
+        _put(f, data, arrays, compress)
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` through :func:`atomic_write`."""
+    atomic_write(path, text.encode("utf-8"))
+
+
+def set_aside(path: str | os.PathLike[str]) -> Path | None:
+    """Rename a damaged file out of the way, to ``NAME.bad`` or, when that is taken,
+    ``NAME.1.bad``, ``NAME.2.bad`` ...: a set-aside file never replaces another.  Returns
+    the new name (None when the file could not be moved)."""
+    p = Path(path)
+    for k in range(1000):
+        cand = p.with_suffix(".bad" if k == 0 else f".{k}.bad")
         try:
-            with open(target, "wb") as f:
-                f.write(buffer.getvalue())
-        except OSError as exc:
-            raise FileWriteError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
-        return
+            os.link(p, cand)             # fails when cand exists: nothing is replaced
+        except FileExistsError:
+            continue
+        except OSError:
+            return None
+        p.unlink(missing_ok=True)
+        return cand
+    return None
+
+
+def write_cache(path: Path, kind: str, identity: Any, arrays: Mapping[str, npt.NDArray[Any]],
+                what: str) -> None:
+    """Write a cache file (:func:`write`, as a file the package owns: a link at ``path`` is
+    replaced, not written through); a folder that cannot take it (read-only, full) is a
+    warning naming ``what``, not a failure: the caller has its answer anyway."""
     try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}-", suffix=".tmp")
-    except OSError as exc:
-        raise FileWriteError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            _put(f, data, arrays, compress)
-        os.chmod(tmp, 0o644)                 # readable like any other file (mkstemp: 0600)
-        os.replace(tmp, target)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise FileWriteError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write(path, kind, identity, arrays, owned=True)
+    except (OSError, FileError) as exc:
+        warnings.warn(f"could not write the {what} cache {str(path)!r}: {exc}", stacklevel=3)
 
 
 def _put(f: IO[bytes], data: bytes | None, arrays: Mapping[str, npt.NDArray[Any]] | None,
@@ -226,9 +282,11 @@ def _put(f: IO[bytes], data: bytes | None, arrays: Mapping[str, npt.NDArray[Any]
 
 
 def write(path: str | os.PathLike[str], kind: str, identity: Any,
-          arrays: Mapping[str, npt.NDArray[Any]], compress: bool = False) -> str:
+          arrays: Mapping[str, npt.NDArray[Any]], compress: bool = False,
+          owned: bool = False) -> str:
     """Write ``arrays`` atomically as a verified file of ``kind`` holding ``identity`` (any
-    JSON-ready value); returns the contents' sha256."""
+    JSON-ready value); returns the contents' sha256.  ``owned``: a file the package owns (a
+    cache), whose link is replaced rather than followed."""
     plain = {k: np.ascontiguousarray(v) for k, v in arrays.items()}
     if META in plain:
         raise ValueError(f"{META} is reserved")
@@ -237,7 +295,7 @@ def write(path: str | os.PathLike[str], kind: str, identity: Any,
             "arrays": {k: {"dtype": v.dtype.str, "shape": list(v.shape)}
                        for k, v in plain.items()}}
     text = np.frombuffer(_canonical(meta).encode(), dtype=np.uint8)
-    atomic_write(path, arrays={**plain, META: text}, compress=compress)
+    atomic_write(path, arrays={**plain, META: text}, compress=compress, owned=owned)
     return sha
 
 

@@ -325,9 +325,5 @@ def cached_model(way_key: tuple[str, Any], a234_low: int, triples: Triples
             warnings.warn(f"rebuilding the dealer-model cache {str(path)!r}: {exc}",
                           stacklevel=3)
     arrays = dealer_model_arrays(triples, a234_low)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _files.write(path, MODEL_CACHE, identity, arrays)
-    except (OSError, FileError) as exc:
-        warnings.warn(f"could not write the dealer-model cache {path}: {exc}", stacklevel=3)
+    _files.write_cache(path, MODEL_CACHE, identity, arrays, "dealer-model")
     return _core.DealerModel(a234_low, **arrays)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 
@@ -21,3 +22,12 @@ def print_pdf(page: Path, pdf: Path) -> bool:
     except (OSError, subprocess.SubprocessError):
         return False
     return pdf.exists()
+
+
+def pdf_of(page: bytes) -> bytes | None:
+    """``page`` (a self-contained HTML document) printed to PDF in a private scratch folder
+    (:func:`print_pdf`); None when it cannot be printed."""
+    with tempfile.TemporaryDirectory(prefix="asiapoker-pdf-") as scratch:
+        html, pdf = Path(scratch) / "page.html", Path(scratch) / "page.pdf"
+        html.write_bytes(page)
+        return pdf.read_bytes() if print_pdf(html, pdf) else None

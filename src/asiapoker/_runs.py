@@ -129,7 +129,8 @@ class RunDir:
 
     def done(self, c: int) -> bool:
         """Whether chunk ``c`` is finished: its file exists and verifies.  A damaged or
-        foreign file is set aside (renamed ``*.bad``) with a warning naming it, and the chunk
+        foreign file is set aside (renamed ``NNNNN.bad``, or ``NNNNN.K.bad`` when one is there
+        already: :func:`asiapoker._files.set_aside`) with a warning naming it, and the chunk
         is computed again."""
         path = self.chunk_path(c)
         if not path.exists():
@@ -137,9 +138,9 @@ class RunDir:
         try:
             self.load(c)
         except RunError as exc:
-            warnings.warn(f"recomputing chunk {c}: {exc}", stacklevel=2)
-            with contextlib.suppress(OSError):
-                os.replace(path, path.with_suffix(".bad"))
+            moved = _files.set_aside(path)
+            kept = f" (kept as {moved.name})" if moved is not None else ""
+            warnings.warn(f"recomputing chunk {c}: {exc}{kept}", stacklevel=2)
             return False
         return True
 
@@ -220,7 +221,9 @@ SUMMARY_KIND = "analysis-summary"
 
 
 def write_summary(path: str | os.PathLike[str], data: dict[str, Any]) -> None:
-    """Write a run's summary atomically as JSON with its kind and a checksum of the rest."""
+    """Write a run's summary atomically as JSON with its kind and a checksum of the rest; a
+    summary of no hands is a :class:`RunError` (there is no figure of nothing)."""
+    _check_hands(data, str(path))
     body = {**data, "kind": SUMMARY_KIND}
     body["checksum"] = _checksum(body)
     _files.atomic_write(path, json.dumps(body, indent=1, allow_nan=False).encode())
@@ -240,7 +243,20 @@ def read_summary(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise RunError(f"{where!r} is not an analysis summary asiapoker wrote")
     if data.get("checksum") != _checksum(data):
         raise RunError(f"{where!r} is damaged: its contents do not match their checksum")
+    _check_hands(data, where)
     return data
+
+
+def _check_hands(data: dict[str, Any], where: str) -> None:
+    """A summary's figures cover at least one class and one hand each."""
+    figures = data.get("figures")
+    classes = data.get("classes")
+    if (not isinstance(classes, int) or isinstance(classes, bool) or classes < 1
+            or not isinstance(figures, dict) or not figures
+            or not all(isinstance(f, dict) and isinstance(f.get("hands"), int)
+                       and f["hands"] >= 1 for f in figures.values())):
+        raise RunError(f"{where!r}: a summary of no hands (classes {classes!r}): there are "
+                       f"no figures of nothing")
 
 
 def _checksum(body: dict[str, Any]) -> str:

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import base64
 import html as h
+import io
 import json
 from pathlib import Path
 
-from ._pdf import print_pdf
+from ._files import atomic_write, writable_target
+from ._pdf import pdf_of
 from .card_search import Generated
 from .errors import require_extra
 from .house_way import WayLike
@@ -94,10 +96,9 @@ def write_card(card: RackCard, pricing: Pricing, out: str | Path,
     import matplotlib.pyplot as plt
     d = Path(out)
     d.mkdir(parents=True, exist_ok=True)
-    written = []
-    (d / "card.json").write_text(card_to_json(card) + "\n")
-    (d / "pricing.json").write_text(json.dumps(pricing.to_dict(), indent=1) + "\n")
-    written += [d / "card.json", d / "pricing.json"]
+    files: dict[str, bytes] = {
+        "card.json": (card_to_json(card) + "\n").encode(),
+        "pricing.json": (json.dumps(pricing.to_dict(), indent=1) + "\n").encode()}
     ex = _examples(card, pricing.rules, pricing.way)
     ev = pricing.ev
     kind = "exact, over every player hand" if pricing.exact else (
@@ -131,8 +132,7 @@ def write_card(card: RackCard, pricing: Pricing, out: str | Path,
            "|---|---|---|"]
     md += [f"| `{hand}` | {float(f):.5%} | {float(loss):.3f} |"
            for hand, f, loss in pricing.worst[:10]]
-    (d / "card.md").write_text("\n".join(md) + "\n")
-    written.append(d / "card.md")
+    files["card.md"] = ("\n".join(md) + "\n").encode()
     # the plot
     fig, ax = plt.subplots(figsize=(7, 0.28 * (len(card.rules) + 2) + 1))
     labels = [str(i + 1) for i in range(len(card.rules))] + ["fallback"]
@@ -145,8 +145,9 @@ def write_card(card: RackCard, pricing: Pricing, out: str | Path,
     ax.set_title(f"What each rule of {card.name} costs")
     fig.tight_layout()
     for ext in ("png", "svg"):
-        fig.savefig(d / f"cost-per-rule.{ext}", dpi=110)
-        written.append(d / f"cost-per-rule.{ext}")
+        buf = io.BytesIO()
+        fig.savefig(buf, format=ext, dpi=110)
+        files[f"cost-per-rule.{ext}"] = buf.getvalue()
     plt.close(fig)
     # HTML
     trs = "".join(
@@ -162,7 +163,7 @@ def write_card(card: RackCard, pricing: Pricing, out: str | Path,
     worst_rows = "".join(f"<tr><td class=ex>{_card_html(hand)}</td><td>{float(f):.5%}</td>"
                          f"<td>{float(loss):.3f}</td></tr>"
                          for hand, f, loss in pricing.worst[:10])
-    png = base64.b64encode((d / "cost-per-rule.png").read_bytes()).decode()
+    png = base64.b64encode(files["cost-per-rule.png"]).decode()
     page = f"""<!doctype html><html lang=en><head><meta charset=utf-8>
 <meta name=viewport content="width=device-width, initial-scale=1">
 <title>Strategy card: {h.escape(card.name)}</title><style>
@@ -195,8 +196,12 @@ up on them against optimal play, per hand of the game. {h.escape(how.replace('`'
 <p class=small>The hands on which following the card loses most against the best setting
 (ev per unit wagered, per hand).</p>
 </body></html>"""
-    (d / "card.html").write_text(page)
-    written.append(d / "card.html")
-    if print_pdf(d / "card.html", d / "card.pdf"):
-        written.append(d / "card.pdf")
-    return written
+    files["card.html"] = page.encode("utf-8")
+    pdf = pdf_of(files["card.html"])
+    if pdf is not None:
+        files["card.pdf"] = pdf
+    for name in files:             # every target checked before any is written
+        writable_target(d / name)
+    for name, content in files.items():
+        atomic_write(d / name, content)
+    return [d / name for name in files]

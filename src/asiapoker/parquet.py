@@ -5,17 +5,16 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ._runs import (
-    RunDir,
-)
+from ._files import atomic_path
+from ._runs import RunDir
 from .cards import Card
+from .errors import RunError
 from .setting import SPLIT_POSITIONS
 from .solver import DEALER_HANDS
 from .suit_classes import player_classes
@@ -64,54 +63,57 @@ _CARD_TEXT = np.array([str(Card(i)) for i in range(53)], dtype=object)
 def write_parquet(run: RunDir, chunks: list[int], edges: npt.NDArray[np.int64], final: Any,
                   meta: dict[str, Any], pays: float, shapes: Sequence[str]) -> None:
     """The per-class results of ``chunks`` of ``run`` (``edges`` the chunks' class ranges) as
-    one Parquet file ``final``, streamed chunk by chunk (bounded memory) and renamed into
-    place when whole; ``meta`` (what the run computed) goes into its schema's metadata, and a
-    chunk's ``shape`` column indexes ``shapes``."""
+    one Parquet file ``final``, streamed chunk by chunk (bounded memory) into a fresh
+    temporary file and renamed into place when whole (:func:`asiapoker._files.atomic_path`);
+    ``meta`` (what the run computed) goes into its schema's metadata, and a chunk's ``shape``
+    column indexes ``shapes``.  No chunk is a :class:`asiapoker.errors.RunError`: a file of
+    no classes is never written."""
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
+    if not chunks:
+        raise RunError(f"{str(final)!r}: no chunk to write (a Parquet file of no classes)")
     hands, weights = player_classes()
-    tmp = final.with_name(f".{final.name}.tmp")
-    scale = float(pays) + 1
-    writer = None
-    try:
-        for c in chunks:
-            lo, hi = int(edges[c]), int(edges[c + 1])
-            data = run.load(c)
-            h = hands[lo:hi]
-            text = _CARD_TEXT[h.astype(np.intp)]
-            cards = [pa.array(text[:, k]) for k in range(7)]
-            cols: dict[str, Any] = {
-                "class": pa.array(np.arange(lo, hi, dtype=np.int64)),
-                "hand": pc.binary_join_element_wise(*cards, pa.scalar(" ")),
-                "weight": pa.array(weights[lo:hi].astype(np.int8)),
-                "shape": pa.DictionaryArray.from_arrays(
-                    pa.array(data["shape"]), pa.array(list(shapes))),
-                "joker": pa.array(h[:, 6] == 52),
-            }
-            evs = {}
-            for key, col in (("best", "best"), ("house_way", "house_way"), ("player", "player")):
-                if col not in data:
-                    continue
-                wins = data[f"{col}_wins"]
-                evs[key] = wins / DEALER_HANDS * scale - 1
-                cols[f"{key}_split"] = pa.array(data[col])
-                cols[key] = _setting_text(pa, pc, text, data[col])
-                cols[f"{key}_wins"] = pa.array(wins)
-                cols[f"{key}_ev"] = pa.array(evs[key])
-                if key == "house_way":
-                    cols["cost"] = pa.array(evs["best"] - evs["house_way"])
-            table = pa.table(cols)
-            if writer is None:
-                schema_meta = {b"asiapoker": json.dumps(meta).encode()}
-                writer = pq.ParquetWriter(tmp, table.schema.with_metadata(schema_meta),
-                                         compression="zstd")
-            writer.write_table(table)
-        if writer is not None:
-            writer.close()
-            writer = None
-        os.replace(tmp, final)
-    finally:
-        if writer is not None:
-            writer.close()
-        tmp.unlink(missing_ok=True)
+    with atomic_path(final) as tmp:
+        writer = None
+        try:
+            for c in chunks:
+                lo, hi = int(edges[c]), int(edges[c + 1])
+                table = _chunk_table(pa, pc, run.load(c), hands[lo:hi], weights[lo:hi], lo,
+                                     float(pays) + 1, shapes)
+                if writer is None:
+                    schema_meta = {b"asiapoker": json.dumps(meta).encode()}
+                    writer = pq.ParquetWriter(tmp, table.schema.with_metadata(schema_meta),
+                                              compression="zstd")
+                writer.write_table(table)
+        finally:
+            if writer is not None:
+                writer.close()
+
+
+def _chunk_table(pa: Any, pc: Any, data: dict[str, npt.NDArray[Any]], h: npt.NDArray[np.int8],
+                 weights: npt.NDArray[np.int64], lo: int, scale: float,
+                 shapes: Sequence[str]) -> Any:
+    """One chunk's rows of ``classes.parquet`` (``h`` its classes' hands, from class ``lo``)."""
+    text = _CARD_TEXT[h.astype(np.intp)]
+    cards = [pa.array(text[:, k]) for k in range(7)]
+    cols: dict[str, Any] = {
+        "class": pa.array(np.arange(lo, lo + len(h), dtype=np.int64)),
+        "hand": pc.binary_join_element_wise(*cards, pa.scalar(" ")),
+        "weight": pa.array(weights.astype(np.int8)),
+        "shape": pa.DictionaryArray.from_arrays(pa.array(data["shape"]), pa.array(list(shapes))),
+        "joker": pa.array(h[:, 6] == 52),
+    }
+    evs = {}
+    for key in ("best", "house_way", "player"):
+        if key not in data:
+            continue
+        wins = data[f"{key}_wins"]
+        evs[key] = wins / DEALER_HANDS * scale - 1
+        cols[f"{key}_split"] = pa.array(data[key])
+        cols[key] = _setting_text(pa, pc, text, data[key])
+        cols[f"{key}_wins"] = pa.array(wins)
+        cols[f"{key}_ev"] = pa.array(evs[key])
+        if key == "house_way":
+            cols["cost"] = pa.array(evs["best"] - evs["house_way"])
+    return pa.table(cols)

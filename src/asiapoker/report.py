@@ -12,12 +12,11 @@ import base64
 import html
 import io
 import os
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from ._pdf import print_pdf
+from ._files import atomic_write, writable_target
+from ._pdf import pdf_of
 from ._runs import read_summary
 from .analysis import COST_EDGES, EV_BINS, HAND_SHAPES
 from .bonus import bonus_odds
@@ -133,18 +132,14 @@ def write_report(results: str | os.PathLike[str],
     data, where = _load(results)
     page = Path(out) if out is not None else where / "report.html"
     page.parent.mkdir(parents=True, exist_ok=True)
-    # everything is written to a fresh folder beside the page, then moved into place: a
-    # failed report leaves nothing behind
-    scratch = Path(tempfile.mkdtemp(dir=page.parent, prefix=".report-"))
-    try:
-        written = _write(data, where, scratch, page.name)
-        pdf = Path(page.name).with_suffix(".pdf").name
-        if print_pdf(scratch / page.name, scratch / pdf):       # printable, when it can be
-            written.insert(0, pdf)
-        for name in written:
-            os.replace(scratch / name, page.parent / name)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    files = _write(data, where, page.name)
+    pdf = pdf_of(files[page.name])                        # printable, when it can be
+    if pdf is not None:
+        files = {Path(page.name).with_suffix(".pdf").name: pdf, **files}
+    for name in files:             # every target checked before any is written
+        writable_target(page.parent / name)
+    for name, content in files.items():                   # the page last
+        atomic_write(page.parent / name, content)
     return page
 
 
@@ -169,8 +164,8 @@ def bonus_section() -> str:
     return "".join(parts)
 
 
-def _write(data: dict[str, Any], where: Path, folder: Path, page_name: str) -> list[str]:
-    """Write the page and its figures into ``folder``; returns their names, the page last."""
+def _write(data: dict[str, Any], where: Path, page_name: str) -> dict[str, bytes]:
+    """The page and its figures, by file name, the page last."""
     import matplotlib.pyplot as plt
 
     players = list(data["figures"])
@@ -234,18 +229,17 @@ def _write(data: dict[str, Any], where: Path, folder: Path, page_name: str) -> l
         _table(["P(win) given up"] + [_LABEL[p] for p in players if p in data["cost_hist"]],
                cost_rows),
     ]
-    names = []
+    files: dict[str, bytes] = {}
     parts.append(bonus_section())
     for stem, fig in _figures(data).items():
-        fig.savefig(folder / f"{stem}.png", dpi=110)
-        fig.savefig(folder / f"{stem}.svg")
-        names += [f"{stem}.png", f"{stem}.svg"]
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=110)
+        for ext in ("png", "svg"):
+            buf = io.BytesIO()
+            fig.savefig(buf, format=ext, dpi=110)
+            files[f"{stem}.{ext}"] = buf.getvalue()
         plt.close(fig)
         alt = stem.replace("-", " ")
         parts.append(f"<figure><img alt=\"{html.escape(alt)}\" src=\"data:image/png;base64,"
-                     f"{base64.b64encode(buf.getvalue()).decode()}\"></figure>")
+                     f"{base64.b64encode(files[stem + '.png']).decode()}\"></figure>")
     parts.append(f"<p class=note>Made by asiapoker from {html.escape(str(where))}; results "
                  f"sha256 <code>{html.escape(str(data.get('results_sha256', '')))}</code>.</p>")
     doc = ("<!doctype html><html lang=en><head><meta charset=utf-8>"
@@ -253,5 +247,5 @@ def _write(data: dict[str, Any], where: Path, folder: Path, page_name: str) -> l
            f"<title>Asia Poker par sheet{'' if not part else ' (part)'}: "
            f"{html.escape(data['way'])}</title>"
            f"<style>{_CSS}</style></head><body>{''.join(parts)}</body></html>")
-    (folder / page_name).write_text(doc)
-    return [*names, page_name]
+    files[page_name] = doc.encode("utf-8")
+    return files
