@@ -19,6 +19,7 @@ from asiapoker import (
     FileWriteError,
     HouseWay,
     KnownCardError,
+    OptionError,
     Table,
     Wager,
     WagerError,
@@ -136,9 +137,9 @@ def test_one_rule_decides_every_row_or_per_row():
 # ---------------------------------------------------------------------------------------------
 
 ERRORS = [
-    ("spots-none", lambda: solve_spots(None), KnownCardError, "2 to 6 hands"),
-    ("spots-generator-one", lambda: solve_spots(h for h in SPOTS[:1]), KnownCardError,
-     "got 1 hands"),
+    ("spots-none", lambda: solve_spots(None), OptionError, "give 2 to 6 seven-card hands"),
+    ("spots-generator-one", lambda: solve_spots(h for h in SPOTS[:1]), OptionError,
+     "got 1 hand"),
     ("round-none", lambda: Table().play_round(None), WagerError, "None"),
     ("round-one-wager", lambda: Table().play_round(Wager(2, 1)), WagerError, "Wager(seat=2"),
     ("round-key-not-seat", lambda: Table().play_round({1: Wager(2, 1)}), WagerError,
@@ -253,7 +254,7 @@ def test_a_write_never_replaces_a_link_or_a_device(tmp_path, fifo, capsys):
         way.save("/dev/full")                         # a full disk names its file
     assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
     with pytest.raises(FileWriteError, match=r"/dev/full.*No space left on device"):
-        ap._runs.write_summary("/dev/full", {"kind": "x"})
+        ap._runs.write_summary("/dev/full", {"classes": 1, "figures": {"optimal": {"hands": 1}}})
 
 
 @pytest.mark.parametrize(("content", "words"), [

@@ -221,6 +221,26 @@ API = [
     ("app-concurrent-float", lambda: _web().create_app(concurrent=1.5), OptionError,
      "concurrent"),
     ("server-port", lambda: _web().make_server(None, port=70000), OptionError, "70000"),
+    ("best-splits-solve-text", lambda: ap.best_splits(GOOD, solve="no"), OptionError, "'no'"),
+    ("best-splits-table-false", lambda: ap.best_splits(GOOD, table=False), OptimalTableError,
+     "got False"),
+    ("rows-bool-card", lambda: ap.solve_many([[True, 49, 0, 5, 22, 31, 52]]), CardError,
+     "row 0: True is not a card id"),
+    ("rows-numpy-bool-card", lambda: ap.legal_splits([[np.True_, 49, 0, 5, 22, 31, 52]]),
+     CardError, "np.True_ is not a card id"),
+    ("dead-bytes", lambda: ap.solve(HAND, dead=b"Ks"), CardError, "got bytes b'Ks'"),
+    ("hand-bytes", lambda: ap.rank(b"As"), CardError, "bytes"),
+    ("spots-one", lambda: ap.solve_spots([HAND]), OptionError, "give 2 to 6 seven-card hands"),
+    ("spots-seven", lambda: ap.solve_spots([HAND] * 7), OptionError, "got 7 hands"),
+    ("simulate-rounds-huge", lambda: ap.simulate(99999999999999999999), WagerError,
+     "rounds must be 1 to 10000000000"),
+    ("analyze-shard-empty", lambda: ap.analysis.analyze(shard=(700, 2000)), RunError,
+     "shard 700/2000 holds no chunk"),
+    ("analyze-sample-huge", lambda: ap.analysis.analyze(sample=10**8), OptionError,
+     "sample must be 2 to 10000000"),
+    ("solve-many-workers-huge", lambda: ap.solve_many(GOOD, workers=10**9), OptionError,
+     "workers must be 1 to 256"),
+    ("exploitability-huge", lambda: exploitability(hands=10**8), OptionError, "hands"),
     ("server-host", lambda: _web().make_server(None, host=""), OptionError, "host"),
 ]
 
@@ -404,6 +424,12 @@ CLI = [
     (["optimal-table", "{d}/missing-run", "--out", "{d}/afile/t.npz"], "afile"),
     (["simulate", "--optimal-table", "{d}/afile"], "--player optimal"),
     (["simulate", "--player", "optimal", "--optimal-table", "{d}/afile"], "afile"),
+    (["simulate", "--rounds", "99999999999999999999", "--quiet"], "rounds must be 1 to"),
+    (["spots", HAND], "give 2 to 6 seven-card hands (one a spot), got 1 hand"),
+    (["best-response", "--way", "classic", "--out", "{d}/nodir/x.npz"],
+     "its folder '{d}/nodir' does not exist"),
+    (["analyze", "--shard", "700/2000", "--out", "{d}/run3"], "holds no chunk"),
+    (["analyze", "--shard", "700/2000", "--out", "{d}/run4", "--no-parquet"], "688 chunks"),
 ]
 
 
@@ -431,3 +457,49 @@ def test_json_is_always_json(capsys):
 def test_probe_counts():
     """The probe covers at least 100 bad inputs (the server's are in test_web.py)."""
     assert len(API) + len(FILES) + len(CLI) >= 100
+
+
+# ---------------------------------------------------------------------------------------------
+# hypothesis over the forms of each input: a right answer or one line of the package's own
+# ---------------------------------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+ANY_VALUE = st.one_of(st.integers(-3, 60), st.booleans(), st.just(np.True_),
+                      st.floats(allow_nan=True), st.text(max_size=3), st.binary(max_size=3),
+                      st.none(), st.integers(2**62, 2**70))
+FORMS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _answer_or_ours(call):
+    """``call()`` returns, or raises one of the package's own one-line errors."""
+    try:
+        call()
+    except ap.AsiaPokerError as exc:
+        assert "\n" not in str(exc) and str(exc)
+        return exc
+    return None
+
+
+@FORMS
+@given(st.lists(ANY_VALUE, min_size=7, max_size=7))
+def test_any_row_of_values_is_an_answer_or_a_card_error(row):
+    for call in (lambda: ap.best_splits([row]), lambda: ap.legal_splits([row]),
+                 lambda: ap.solve(row)):
+        exc = _answer_or_ours(call)
+        ints = all(type(v) in (int, np.int64) for v in row)
+        if exc is None:          # only seven distinct card ids are an answer
+            assert ints and len(set(row)) == 7 and all(0 <= v <= 52 for v in row)
+        elif any(isinstance(v, (bool, np.bool_)) for v in row):
+            assert isinstance(exc, CardError)
+
+
+@FORMS
+@given(ANY_VALUE, st.one_of(ANY_VALUE, st.just(b"Ks"), st.just("Ks Qh")))
+def test_any_option_value_is_an_answer_or_ours(solve_value, dead):
+    _answer_or_ours(lambda: ap.best_splits(GOOD, solve=solve_value))
+    _answer_or_ours(lambda: ap.best_splits(GOOD, table=solve_value))
+    _answer_or_ours(lambda: ap.solve(HAND, dead=dead))
+    _answer_or_ours(lambda: ap.simulate(solve_value, workers=1)
+                    if not isinstance(solve_value, int) or solve_value > 10**10 else None)

@@ -67,8 +67,8 @@ def test_six_spots_and_known_cards():
 
 
 @pytest.mark.parametrize(("hands", "words"), [
-    ([A], "2 to 6 hands"),
-    (A, "2 to 6 hands"),
+    ([A], "2 to 6 seven-card hands"),
+    (A, "2 to 6 seven-card hands"),
     ([A, "As Kh Qc Qd 5c 5h 3d"], "spot 2: As is also in spot 1"),
     ([A, B, "2c 3c 4c 5c 6c"], "spot 3's seven-card hand needs 7 cards"),
 ])

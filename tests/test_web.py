@@ -418,3 +418,39 @@ def test_serve_refuses_an_empty_host(capsys):
     assert main(["serve", "--host", ""]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "host must name an address" in err
+
+
+def test_a_model_build_is_charged_and_the_model_is_kept(monkeypatch):
+    """A request that needs a way's dealer model first is charged MODEL_BUILD_COST more (up to
+    a burst); the model is then kept for the server's life, so switching ways costs nothing."""
+    import asiapoker.web as web
+    from asiapoker import solver
+    cold = {"classic"}
+    monkeypatch.setattr(web, "model_ready", lambda w, r: w.name not in cold)
+    with TestClient(create_app(rate=1, burst=8)) as c:
+        first = c.get("/api/solve", params={"hand": HAND, "way": "classic"})
+        assert first.status_code == 200
+        cold.clear()
+        again = c.get("/api/solve", params={"hand": HAND})
+        assert again.status_code == 429 and f"{web.MODEL_BUILD_COST} more" in again.json()[
+            "error"]
+    key = (HouseWay.named("classic").key, 0)
+    assert key in solver._KEPT and key not in solver._MODELS
+    solver._MODELS.clear()                               # the recent ones come and go
+    assert solver.model_ready(HouseWay.named("classic"), Rules())
+
+
+def test_a_request_that_is_not_http_gets_json():
+    with running(create_app()) as url:
+        port = int(url.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            s.sendall(b"\x16\x03\x01 this is not HTTP\r\n\r\n")
+            s.settimeout(5)
+            reply = b""
+            with contextlib.suppress(OSError):
+                while chunk := s.recv(65536):
+                    reply += chunk
+    head, _, body = reply.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400") and b"application/json" in head.lower()
+    assert b"x-content-type-options: nosniff" in head.lower()
+    assert json.loads(body)["error"].startswith("not an HTTP request")

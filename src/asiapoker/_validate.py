@@ -30,8 +30,17 @@ from .errors import (
     StrategyError,
 )
 
-__all__ = ["as_card_array", "bad_row_error", "call_user", "index_array", "raise_bad_row",
-           "read_rows", "run_kernel", "whole_number"]
+__all__ = ["MAX_HANDS", "MAX_ROUNDS", "MAX_WORKERS", "as_card_array", "bad_row_error",
+           "call_user", "index_array", "raise_bad_row", "read_rows", "run_kernel", "whole_number",
+           "workers_count"]
+
+MAX_ROUNDS = 10**10
+"""The most rounds a simulation plays (about seven hours on two cores)."""
+MAX_HANDS = 10**7
+"""The most random hands an estimate solves (``sample``, ``hands``: about four hours on two
+cores, and the largest sample whose results fit in memory)."""
+MAX_WORKERS = 256
+"""The most threads a call takes."""
 
 # the integer types the core's kernels take without a copy
 _KERNEL_DTYPES = (np.int8, np.uint8, np.int16, np.int32, np.int64)
@@ -47,6 +56,13 @@ def whole_number(value: Any, what: str, lo: int = 1, hi: int | None = None,
     return int(value)
 
 
+def workers_count(workers: int | None, error: type[AsiaPokerError] = OptionError) -> int:
+    """``workers`` threads checked (1 to :data:`MAX_WORKERS`), or all cores when None."""
+    import os
+    return whole_number((os.cpu_count() or 1) if workers is None else workers, "workers", 1,
+                        MAX_WORKERS, error)
+
+
 def as_card_array(hands: Any, width: int | tuple[int, ...], what: str) -> npt.NDArray[Any]:
     """An n x width C-contiguous integer array of card ids, or a clear error (the rows are
     checked by the core's kernels, which return the first bad row: see :func:`run_kernel`).
@@ -54,6 +70,8 @@ def as_card_array(hands: Any, width: int | tuple[int, ...], what: str) -> npt.ND
     list, tuple, iterator, generator or ``map``) is read once, whole, and rows may be text
     (``"As Kd 7h 7c Jk 2s 9d"``)."""
     rows = read_rows(hands, width, what)
+    if not isinstance(rows, np.ndarray):
+        _no_bools(rows, what)
     try:
         arr = np.asarray(rows)
     except ValueError as exc:            # numpy: rows of different lengths
@@ -73,6 +91,17 @@ def as_card_array(hands: Any, width: int | tuple[int, ...], what: str) -> npt.ND
             raise CardError(f"{what} holds a card id outside 0..52")
         arr = arr.astype(np.int64)
     return np.ascontiguousarray(arr)
+
+
+def _no_bools(rows: list[Any], what: str) -> None:
+    """A True or False among rows of card ids is a mistake, not card 1 or 0."""
+    for i, row in enumerate(rows):
+        items = row.tolist() if isinstance(row, np.ndarray) and row.dtype.kind == "b" else row
+        if isinstance(items, (list, tuple)) and any(isinstance(x, (bool, np.bool_))
+                                                    for x in items):
+            bad = next(x for x in items if isinstance(x, (bool, np.bool_)))
+            raise CardError(f"{what} row {i}: {bad!r} is not a card id (card ids are whole "
+                            f"numbers 0..52)")
 
 
 def read_rows(hands: Any, width: int | tuple[int, ...], what: str) -> Any:

@@ -35,9 +35,9 @@ from ._runs import (
     shard_chunks,
     write_summary,
 )
-from ._validate import as_card_array, run_kernel, whole_number
+from ._validate import MAX_HANDS, as_card_array, run_kernel, whole_number, workers_count
 from .equilibrium import way_digest
-from .errors import HouseWayError, StrategyError, require_extra
+from .errors import HouseWayError, RunError, StrategyError, require_extra
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, house_way_splits, resolve_way
 from .parquet import write_parquet
 from .rack import SHAPES, hand_facts
@@ -117,10 +117,14 @@ class Figures:
     """The payout of a win, to 1, the ev is figured at."""
     se: float | None = None
 
+    def __post_init__(self) -> None:
+        if self.hands < 1:
+            raise RunError(f"figures of {self.hands} hands: there are no figures of nothing")
+
     @property
     def p_win(self) -> Fraction:
         """Probability that the wager wins (there are no pushes)."""
-        return Fraction(self.wins, self.hands * DEALER_HANDS) if self.hands else Fraction(0)
+        return Fraction(self.wins, self.hands * DEALER_HANDS)
 
     @property
     def ev(self) -> Fraction:
@@ -295,7 +299,10 @@ class _Totals:
         return self
 
     def analysis(self, pays: Fraction, **kw: Any) -> Analysis:
-        """The :class:`Analysis` of these sums."""
+        """The :class:`Analysis` of these sums; sums of no class are a
+        :class:`asiapoker.errors.RunError` (there is no figure of nothing)."""
+        if not self.classes:
+            raise RunError("no class was solved: there are no figures of nothing")
         def figs(h: Any, w: Any) -> dict[str, Figures]:
             return {p: Figures(int(h), int(w[i]), pays) for i, p in enumerate(self.players)}
         wins = self.wins
@@ -501,11 +508,11 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
     label, strategy = _resolve_player(player)
     w, r = resolve_way(way), resolve(rules)
     pays = Fraction(r.pays)
-    workers = whole_number((os.cpu_count() or 1) if workers is None else workers, "workers")
+    workers = workers_count(workers)
     players = ["optimal", "house-way"] + (["strategy"] if strategy is not None else [])
     meta: dict[str, Any] = {"way_name": w.name, "player_label": label}
     if sample is not None:
-        return _sample(w, r, label, strategy, players, whole_number(sample, "sample", 2),
+        return _sample(w, r, label, strategy, players, whole_number(sample, "sample", 2, MAX_HANDS),
                        whole_number(seed, "seed", 0), workers)
     sh = parse_shard(shard)
     if parquet:
@@ -518,9 +525,12 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
     params = {"way": w.name, "way_digest": way_digest(w, r), "rules": r.to_dict(),
               "player": label, "classes": len(hands), "chunks": nchunks,
               "chunk_digest": digest([edges])}
+    mine = shard_chunks(nchunks, sh)
+    if not mine:                    # refused before any work: no figure from nothing
+        raise RunError(f"shard {sh[0] if sh else 0}/{sh[1] if sh else 1} holds no chunk: the "
+                       f"run has {nchunks:,} chunks, so a shard I/N needs I < {nchunks:,}")
     run = RunDir(out, params) if out is not None else None
     work = _ChunkWork(w, r, strategy, tuple(int(e) for e in edges))
-    mine = shard_chunks(nchunks, sh)
     todo = [c for c in mine if run is None or not run.done(c)]
     totals = _Totals(players)
     t0 = time.perf_counter()

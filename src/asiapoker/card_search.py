@@ -13,13 +13,12 @@ splits) holds every split's count, which the search needs.  :func:`search` is al
 from __future__ import annotations
 
 import itertools
-import os
 from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import whole_number
+from ._validate import MAX_HANDS, whole_number, workers_count
 from .errors import HouseWayError
 from .house_way import DEFAULT_WAY, WayLike, resolve_way
 from .rack import (
@@ -358,10 +357,10 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
     """
 
     whole_number(max_rules, "max_rules")
-    whole_number(hands, "hands")
+    whole_number(hands, "hands", 1, MAX_HANDS)
     whole_number(seed, "seed", 0)
     w, r = resolve_way(way), resolve(rules)
-    workers = whole_number((os.cpu_count() or 1) if workers is None else workers, "workers")
+    workers = workers_count(workers)
     if fallback not in FALLBACKS:
         raise HouseWayError(f"unknown fallback {fallback!r} (one of: {', '.join(FALLBACKS)})")
     rows = random_hands(hands, seed)

@@ -174,6 +174,9 @@ def to_ids(
     HandSizeError
         Not ``count`` cards.
     """
+    if isinstance(cards, (bytes, bytearray, memoryview)):
+        raise CardError(f"expected a {what} of cards as text, Cards or card ids, got bytes "
+                        f"{bytes(cards)[:40]!r}: decode it first")
     if isinstance(cards, str):
         tokens: Iterable[object] = [t for t in _SPLIT.split(cards.strip()) if t]
     elif isinstance(cards, (Card, int)):

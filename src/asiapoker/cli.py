@@ -154,8 +154,9 @@ def _out_file(path: str | None, what: str, make_parent: bool = False) -> None:
     if p.is_dir():
         raise FileWriteError(f"{what} {path!r} is a directory, not a file")
     if not make_parent and not p.parent.is_dir():
-        raise FileWriteError(f"{what} {path!r} cannot be written: {str(p.parent)!r} is not a "
-                             f"directory")
+        why = "is not a directory" if p.parent.exists() else "does not exist"
+        raise FileWriteError(f"{what} {path!r} cannot be written: its folder "
+                             f"{str(p.parent)!r} {why}")
     _out_dir(str(p.parent), f"the folder of {what}")
     try:
         writable_target(path)                    # a pipe or a socket: refused now, not after

@@ -46,7 +46,7 @@ from ._compile import (
     splits_digest,
 )
 from ._progress import Progress
-from ._validate import run_kernel, whole_number
+from ._validate import run_kernel, whole_number, workers_count
 from .errors import AsiaPokerError, HouseWayError
 from .house_way import HouseWay, WayLike, house_way_splits, resolve_way
 from .rules import Rules, resolve
@@ -193,9 +193,7 @@ def best_response(way: WayLike, rules: Rules | None = None, *, side: Side = "dea
     flag = _check_side(side)
     r = resolve(rules)
     w = resolve_way(way)
-    if workers is None:
-        workers = os.cpu_count() or 1
-    workers = whole_number(workers, "workers", error=HouseWayError)
+    workers = workers_count(workers, HouseWayError)
     reps = class_table()[1]
     source = way_digest(w, r)
     name = f"{side}-best-response({w.name})"

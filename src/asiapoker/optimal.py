@@ -25,7 +25,6 @@ import functools
 import hashlib
 import os
 import threading
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeAlias
@@ -34,13 +33,14 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core, _files
-from ._compile import cache_path, code_digest, default_cache_dir
 from ._runs import RUN_FILE, RunDir, chunk_bounds, digest
 from ._validate import as_card_array, run_kernel
+from .cards import Card
 from .equilibrium import way_digest
-from .errors import FileError, OptimalTableError, RunError
+from .errors import FileError, HouseWayError, OptimalTableError, OptionError, RunError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
 from .rules import Rules, resolve
+from .setting import chosen_strengths, setting_of_split
 from .solver import DEALER_HANDS, count_splits, solve_many
 from .suit_classes import PLAYER_CLASSES, class_groups, player_classes
 
@@ -49,7 +49,6 @@ __all__ = ["TABLE_KIND", "OptimalTable", "OptimalTableLike", "best_splits", "mak
 
 TABLE_KIND = "optimal-table"
 """What a table file records as its kind."""
-INDEX_KIND = "class-index-cache"
 CLASS_LIST_SHA256 = "213af37e3f00008c6ccf79e5c5de4f98c3009c5b4b7574ad69ae7cdd666fa901"
 """sha256 of :func:`player_classes`' hands (n x 7 int8, C order): a table names the class list
 it indexes by this, and one made for another list is refused."""
@@ -58,6 +57,8 @@ TIED = -1
 MISSING = -2
 """``best`` of a class the table does not cover (a table made from a shard)."""
 _MASK_BYTES = 14                                 # 105 bits
+SAMPLED_CLASSES = 64
+"""Classes a table is solved on when it is first used against a way (:meth:`OptimalTable.check`)."""
 _DATA = Path(__file__).parent / "data"
 SHIPPED = {(w, a): f"optimal-{w}-{a}.npz" for w, a in (
     ("standard", "high"), ("equilibrium", "high"), ("classic", "high"), ("standard", "low"))}
@@ -121,40 +122,22 @@ _INDEX_LOCK = threading.Lock()
 
 @functools.cache
 def _index_unlocked() -> Index:
-    digest_ = code_digest()
-    if digest_ is None or os.environ.get("ASIAPOKER_MODEL_CACHE") == "0":
-        return _build_index()
-    identity = {"code_sha256": digest_, "class_list_sha256": CLASS_LIST_SHA256}
-    path = cache_path(default_cache_dir(), INDEX_KIND, identity)
-    names = ("slot_start", "slot_end", "local")
-    if path.exists():
-        try:
-            _, arrays = _files.read(path, INDEX_KIND, identity)
-            if set(arrays) != set(names):
-                raise FileError(f"{str(path)!r} does not hold the class index")
-            index: Index = tuple(arrays[k] for k in names)  # type: ignore[assignment]
-            _check_index(index, repr(str(path)))
-            for a in index:
-                a.setflags(write=False)
-            return index
-        except FileError as exc:
-            warnings.warn(f"rebuilding the class-index cache: {exc}", stacklevel=4)
-    index = _build_index()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _files.write(path, INDEX_KIND, identity, dict(zip(names, index, strict=True)))
-    except (OSError, FileError) as exc:
-        warnings.warn(f"could not write the class-index cache {path}: {exc}", stacklevel=4)
-    for a in index:
-        a.setflags(write=False)
-    return index
+    return _build_index()
 
 
 def _index() -> Index:
-    """The class index, from the disk cache when a verified one is there (built in about two
-    seconds and saved otherwise); read-only, one per process."""
+    """The class index, built on first use from the class list (a quarter of a second once
+    :func:`player_classes` is listed, which the table checks need anyway: so it is not kept
+    on disk, and no file can forge it); read-only, one per process."""
     with _INDEX_LOCK:
-        return _index_unlocked()
+        index = _index_unlocked()
+        for a in index:
+            a.setflags(write=False)
+        return index
+
+
+def _text(row: Any) -> str:
+    return " ".join(str(Card(int(c))) for c in row)
 
 
 # --------------------------------------------------------------------------------------------
@@ -187,8 +170,19 @@ class OptimalTable:
     """Each class's best wins, when the table was made with them."""
     source: str = ""
     """Where the table came from (the run it was made of)."""
+    _checked: set[str] = field(default_factory=set, init=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     def __post_init__(self) -> None:
+        arrays = {"best": self.best, "tie_class": self.tie_class, "tie_mask": self.tie_mask,
+                  "wins": self.wins}
+        for name, a in arrays.items():    # the table's own C-ordered copies: the caller's
+            if a is not None:             # arrays stay as they were (writable, any layout)
+                if not isinstance(a, np.ndarray):
+                    raise OptimalTableError(f"{self.source or 'an optimal-play table'}: "
+                                            f"{name} must be a numpy array, got "
+                                            f"{type(a).__name__}")
+                object.__setattr__(self, name, np.array(a, order="C", copy=True))
         b, tc, tm = self.best, self.tie_class, self.tie_mask
         problem = None
         if self.a234 not in ("high", "low"):
@@ -348,12 +342,124 @@ class OptimalTable:
         OptimalTableError
             A row's class is not in the table (a table made from a shard).
         """
-        out, _ = self.lookup(hands)
+        arr = as_card_array(hands, 7, "hands")
+        out, _ = self.lookup(arr)
         missing = np.flatnonzero(out < 0)
         if len(missing):
             raise OptimalTableError(f"row {int(missing[0])} of hands: its class is not in "
                                     f"this table ({self.describe()})")
+        self.check_answers(arr, out)
         return out
+
+    def check_answers(self, hands: npt.NDArray[Any], splits: npt.NDArray[np.int16]) -> None:
+        """Raise :class:`asiapoker.errors.OptimalTableError` unless every answered split
+        (``splits[i] >= 0``) sets row ``hands[i]`` legally (a vectorized check of every
+        answer, so that a forged table cannot make a player foul).
+
+        Parameters
+        ----------
+        hands : numpy.ndarray
+            Checked seven-card rows.
+        splits : numpy.ndarray
+            Their splits, -1 where unanswered.
+        """
+        answered = splits >= 0
+        st = chosen_strengths(hands, np.where(answered, splits, 0),
+                              Rules(a234=self.a234))  # type: ignore[arg-type]
+        bad = np.flatnonzero(answered & ~((st[:, 0] > st[:, 1]) & (st[:, 1] > st[:, 2])))
+        if len(bad):
+            i = int(bad[0])
+            raise OptimalTableError(
+                f"{self.source or 'the optimal-play table'} answers row {i} "
+                f"({_text(hands[i])}) with split {int(splits[i])}, "
+                f"{setting_of_split([int(c) for c in hands[i]], int(splits[i]))}, which is "
+                f"not legal: the table is not a sound one")
+
+    def check(self, way: HouseWay, rules: Rules) -> None:
+        """Check what the table means against ``way`` under ``rules``, once per way (kept):
+        every best split of every class is legal for the class, and a sample of
+        :data:`SAMPLED_CLASSES` classes (spread over the table, tied ones among them) solved
+        against the way gives exactly the table's best splits, ties included.  A table that
+        fails is an :class:`asiapoker.errors.OptimalTableError` naming it.  (A forged table
+        that is legal everywhere and right on the sampled classes still passes: see
+        ``docs/optimal-tables.md``.)
+
+        Parameters
+        ----------
+        way : HouseWay
+            The house way the table must be for.
+        rules : Rules
+            The rule options.
+
+        Raises
+        ------
+        OptimalTableError
+            The table is not for ``way`` and ``rules``, sets a class illegally, or differs
+            from the solver on a sampled class.
+        """
+        key = way_digest(way, rules)
+        with self._lock:
+            if key in self._checked:
+                return
+            if not self.matches(way, rules):
+                raise OptimalTableError(
+                    f"{self.source or 'the optimal-play table'} is for house way {self.way} "
+                    f"(a234={self.a234}, way digest {self.way_digest[:12]}...), not for "
+                    f"{way.name} under {rules.describe()} (way digest {key[:12]}...)")
+            self._check_legal()
+            self._check_sample(way, rules)
+            self._checked.add(key)
+
+    def _fail(self, c: int, what: str) -> OptimalTableError:
+        hand = _text(player_classes()[0][c])
+        return OptimalTableError(f"{self.source or 'the optimal-play table'}: class {c:,} "
+                                 f"({hand}) {what}: not a sound table for house way "
+                                 f"{self.way} (a234={self.a234})")
+
+    def _check_legal(self) -> None:
+        hands = player_classes()[0]
+        rules = Rules(a234=self.a234)  # type: ignore[arg-type]
+        b = self.best
+        direct = b >= 0
+        st = chosen_strengths(hands, np.where(direct, b, 0).astype(np.int64), rules)
+        bad = np.flatnonzero(direct & ~((st[:, 0] > st[:, 1]) & (st[:, 1] > st[:, 2])))
+        if len(bad):
+            raise self._fail(int(bad[0]), f"has best split {int(b[bad[0]])}, which is not "
+                             f"legal")
+        bits = np.unpackbits(self.tie_mask, axis=1, bitorder="little")[:, :105]
+        row, k = np.nonzero(bits)
+        if len(row):
+            st = chosen_strengths(hands[self.tie_class[row]], k.astype(np.int64), rules)
+            bad = np.flatnonzero(~((st[:, 0] > st[:, 1]) & (st[:, 1] > st[:, 2])))
+            if len(bad):
+                raise self._fail(int(self.tie_class[row[bad[0]]]), f"has best split "
+                                 f"{int(k[bad[0]])} among its tied ones, which is not legal")
+
+    def _check_sample(self, way: HouseWay, rules: Rules) -> None:
+        covered = np.flatnonzero(self.best != MISSING)
+        if not len(covered):
+            return
+        rng = np.random.default_rng(20261206)
+        some = rng.choice(covered, min(SAMPLED_CLASSES, len(covered)), replace=False)
+        if len(self.tie_class):
+            some = np.r_[some, rng.choice(self.tie_class, min(8, len(self.tie_class)),
+                                          replace=False)]
+        some = np.unique(some)
+        counts = count_splits(player_classes()[0][some], way, rules)
+        top = counts.max(axis=1)
+        for c, row, t in zip(some.tolist(), counts, top.tolist(), strict=True):
+            b = int(self.best[c])
+            if b >= 0 and b != int(np.argmax(row)):
+                raise self._fail(c, f"has best split {b}, where the solver's best is "
+                                 f"{int(np.argmax(row))} ({int(row[b]):,} against {t:,} wins)")
+            if b == TIED:
+                i = int(np.searchsorted(self.tie_class, c))
+                bits = np.unpackbits(self.tie_mask[i], bitorder="little")[:105].astype(bool)
+                if not np.array_equal(bits, row == t):
+                    raise self._fail(c, "has tied best splits other than the solver's")
+            if self.wins is not None and int(self.wins[c]) != t:
+                raise self._fail(c, f"records {int(self.wins[c]):,} best wins, where the "
+                                 f"solver counts {t:,}")
 
 
 # --------------------------------------------------------------------------------------------
@@ -385,6 +491,7 @@ def _shipped(name: str, a234: str) -> OptimalTable | None:
             if not path.exists():  # pragma: no cover - a broken installation
                 return None
             table = OptimalTable.load(path)
+            table.check(resolve_way(name), Rules(a234=a234))  # type: ignore[arg-type]
             _SHIPPED_TABLES[(name, a234)] = table
     return table
 
@@ -409,10 +516,7 @@ def resolve_table(table: OptimalTableLike | bool | None, way: HouseWay,
         raise OptimalTableError(f"an optimal-play table must be a table, its file, True, "
                                 f"False or None, got {table!r}")
     t = table if isinstance(table, OptimalTable) else OptimalTable.load(table)
-    if not t.matches(way, rules):
-        raise OptimalTableError(f"{t.source or 'the optimal-play table'} is for house way "
-                                f"{t.way} (a234={t.a234}), not {way.name} under "
-                                f"{rules.describe()}")
+    t.check(way, rules)
     return t
 
 
@@ -451,13 +555,21 @@ def best_splits(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = No
     Raises
     ------
     OptimalTableError
-        No table for ``way`` and ``rules``, a ``table`` for others, or a row whose class the
-        table lacks (without ``solve``).
+        No table for ``way`` and ``rules``, a ``table`` for others (or not sound: see
+        :meth:`OptimalTable.check`), or a row whose class the table lacks (without ``solve``).
+    OptionError
+        ``solve`` is not True or False.
     CardError
         A row holds something that is not a card, or a card twice (the message names the row).
     HandSizeError
         A row does not have seven cards.
     """
+    if not isinstance(solve, (bool, np.bool_)):
+        raise OptionError(f"solve must be True or False, got {solve!r}"[:200])
+    if isinstance(table, (bool, np.bool_)):
+        raise OptimalTableError(f"table must be an optimal-play table, its file, or None (the "
+                                f"one shipped for the way), got {table!r}; to solve the "
+                                f"hands instead, pass solve=True or call solve_many")
     r = resolve(rules)
     if table is None and not solve and isinstance(way, str):
         # a built-in way by name: its shipped table, without loading the way itself (a test
@@ -475,6 +587,7 @@ def best_splits(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = No
     if not solve:
         return t.best_splits(arr)
     out, _ = t.lookup(arr)
+    t.check_answers(arr, out)
     missing = np.flatnonzero(out < 0)
     if len(missing):
         out[missing] = solve_many(arr[missing], w, r, columns="summary").best
@@ -540,9 +653,18 @@ def make_optimal_table(run: str | os.PathLike[str], out: str | os.PathLike[str] 
     except (TypeError, KeyError) as exc:
         raise RunError(f"{str(path)!r}: a run description without its way or rules "
                        f"({exc})") from None
-    if way_digest(w, r) != params.get("way_digest"):
-        raise RunError(f"{str(path)!r} is a run against another house way than {w.name!r} "
-                       f"(its way digest differs); pass the run's own way")
+    except HouseWayError:
+        raise RunError(f"{str(path)!r} is a run against house way {params.get('way')!r}, "
+                       f"which is not built in: pass that way (--way FILE on the command "
+                       f"line, way= in Python)") from None
+    recorded = params.get("way_digest")
+    if way_digest(w, r) != recorded:
+        other = Rules(a234="low" if r.a234 == "high" else "high")
+        why = (f"its rules record a234={r.a234}, but its way digest is {w.name}'s under "
+               f"a234={other.a234}: run.json was changed" if way_digest(w, other) == recorded
+               else f"its way digest {str(recorded)[:12]}... is not {w.name}'s under "
+                    f"a234={r.a234} ({way_digest(w, r)[:12]}...); pass the run's own way")
+        raise RunError(f"{str(path)!r} does not fit house way {w.name!r}: {why}")
     edges = chunk_bounds(class_groups())
     if params.get("classes") != PLAYER_CLASSES or params.get("chunk_digest") != digest([edges]):
         raise RunError(f"{str(path)!r} is a run over another class list")

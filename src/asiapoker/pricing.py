@@ -6,7 +6,6 @@ each rule's share of hands and its cost.
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -17,7 +16,7 @@ import numpy.typing as npt
 
 from ._files import read_json
 from ._runs import RUN_FILE, RunDir, chunk_bounds
-from ._validate import whole_number
+from ._validate import MAX_HANDS, whole_number, workers_count
 from .cards import Card
 from .errors import RunError, StrategyError
 from .house_way import DEFAULT_WAY, WayLike, resolve_way
@@ -217,6 +216,8 @@ def price(card: RackCard, way: WayLike = DEFAULT_WAY, rules: Rules | None = None
         if missing and not partial:
             raise RunError(f"{path} is not finished: {len(missing)} chunks to go (run "
                                  f"the same analyze command again)")
+        if len(missing) == len(edges) - 1:
+            raise RunError(f"{path} holds no finished chunk: there is nothing to price yet")
         absent = set(missing)
         for c in (c for c in range(len(edges) - 1) if c not in absent):
             lo, hi = int(edges[c]), int(edges[c + 1])
@@ -227,8 +228,8 @@ def price(card: RackCard, way: WayLike = DEFAULT_WAY, rules: Rules | None = None
                      d["player_wins"], rule)
         return sums.pricing(card, w.name, r, not missing, sums.n, {})
 
-    whole_number(hands, "hands", 2)
-    workers = whole_number((os.cpu_count() or 1) if workers is None else workers, "workers")
+    whole_number(hands, "hands", 2, MAX_HANDS)
+    workers = workers_count(workers)
     rows = random_hands(hands, seed)
     solved = solve_many(rows, w, r, workers=workers)
     best, hw = solved.best_wins, solved.house_way_wins

@@ -16,7 +16,7 @@ same hands.
 >>> exploitability("classic", hands=0)
 Traceback (most recent call last):
 ...
-asiapoker.errors.OptionError: hands must be a whole number >= 2, got 0
+asiapoker.errors.OptionError: hands must be 2 to 10000000, got 0
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import whole_number
+from ._validate import MAX_HANDS, whole_number
 from .house_way import DEFAULT_WAY, WayLike, resolve_way
 from .rules import Rules, resolve
 from .solver import DEALER_HANDS, solve_many
@@ -155,7 +155,7 @@ def exploitability(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, ha
     HouseWayError
         ``way`` is not a house way.
     """
-    whole_number(hands, "hands", 2)
+    whole_number(hands, "hands", 2, MAX_HANDS)
     whole_number(seed, "seed", 0)
     r = resolve(rules)
     w = resolve_way(way)

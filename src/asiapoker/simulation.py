@@ -8,7 +8,7 @@ regulation round engine, card by card, is :mod:`asiapoker.table`.
 >>> simulate(0)
 Traceback (most recent call last):
 ...
-asiapoker.errors.WagerError: rounds must be a whole number >= 1, got 0
+asiapoker.errors.WagerError: rounds must be 1 to 10000000000, got 0
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._progress import Progress
-from ._validate import call_user, index_array, run_kernel, whole_number
+from ._validate import MAX_ROUNDS, call_user, index_array, run_kernel, whole_number, workers_count
 from .bonus import PayTable, TableLike
 from .errors import OptimalTableError, StrategyError, WagerError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
@@ -282,7 +282,7 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
     >>> r.rounds, r.seats, r.way, r.player
     (1000, 6, 'standard', 'house-way')
     """
-    whole_number(rounds, "rounds", 1, error=WagerError)
+    whole_number(rounds, "rounds", 1, MAX_ROUNDS, error=WagerError)
     whole_number(seats, "seats", 1, 6, error=WagerError)
     if not callable(player) and player not in ("house-way", "optimal"):
         raise WagerError(f"player must be 'house-way', 'optimal' or a batch strategy (a "
@@ -295,8 +295,7 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
         raise WagerError(f"two_spots needs player='optimal' (the only strategy that uses the "
                          f"other hand) and an even number of seats, got {label!r} and {seats}")
     whole_number(seed, "seed", 0, error=WagerError)
-    workers = whole_number((os.cpu_count() or 1) if workers is None else workers, "workers", 1,
-                           error=WagerError)
+    workers = workers_count(workers, WagerError)
     w, r = resolve_way(way), resolve(rules)
     pay_table = None if bonus_table is None else PayTable.named(bonus_table)
     if optimal_table not in (None, False) and (player != "optimal" or two_spots):

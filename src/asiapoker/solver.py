@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import collections
 import functools
-import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -36,7 +35,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._models import cached_model
-from ._validate import as_card_array, run_kernel, whole_number
+from ._validate import as_card_array, run_kernel, whole_number, workers_count
 from .cards import CardsLike, card_of, to_ids
 from .errors import KnownCardError, OptionError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, house_way_splits, resolve_way
@@ -68,14 +67,20 @@ MAX_MODELS = 8
 _MODELS: collections.OrderedDict[tuple[tuple[str, Any], int], _core.DealerModel] = (
     collections.OrderedDict())
 _MODELS_LOCK = threading.Lock()
+_KEPT: dict[tuple[tuple[str, Any], int], _core.DealerModel] = {}
 
 
-def dealer_model(way: HouseWay, rules: Rules) -> _core.DealerModel:
+def dealer_model(way: HouseWay, rules: Rules, keep: bool = False) -> _core.DealerModel:
     """The dealer model of ``way`` and ``rules``: built once, then kept while it is among the
-    :data:`MAX_MODELS` most recently used (thread-safe: any number of threads asking for a
-    new model at once build it once; ways that set alike share it, :attr:`HouseWay.key`)."""
+    :data:`MAX_MODELS` most recently used, or for the life of the process once asked for with
+    ``keep`` (a server keeps the model of every way it serves: :mod:`asiapoker.web`).
+    Thread-safe: any number of threads asking for a new model at once build it once; ways
+    that set alike share it (:attr:`HouseWay.key`)."""
     key = (way.key, rules.a234_low)
     with _MODELS_LOCK:
+        m = _KEPT.get(key)
+        if m is not None:
+            return m
         m = _MODELS.get(key)
         if m is None:
             m = _MODELS[key] = build_model(way, rules)
@@ -83,7 +88,17 @@ def dealer_model(way: HouseWay, rules: Rules) -> _core.DealerModel:
                 _MODELS.popitem(last=False)
         else:
             _MODELS.move_to_end(key)
+        if keep:
+            _KEPT[key] = _MODELS.pop(key)
         return m
+
+
+def model_ready(way: HouseWay, rules: Rules) -> bool:
+    """Whether the dealer model of ``way`` and ``rules`` is in memory (a solve against it
+    builds nothing)."""
+    key = (way.key, rules.a234_low)
+    with _MODELS_LOCK:
+        return key in _KEPT or key in _MODELS
 
 
 # --------------------------------------------------------------------------------------------
@@ -625,9 +640,7 @@ def solve_many(hands: Any, way: WayLike = DEFAULT_WAY, rules: Rules | None = Non
     if progress is not None and not callable(progress):
         raise OptionError(f"progress must be a function of (done, total), got {progress!r}")
     arr = as_card_array(hands, 7, "hands")
-    if workers is None:
-        workers = os.cpu_count() or 1
-    workers = whole_number(workers, "workers")
+    workers = workers_count(workers)
     n = len(arr)
     hw = house_way_splits(arr, w, r)           # checks every row before any work
     known = _known_for(arr, dead, dealer)

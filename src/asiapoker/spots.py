@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import CardsLike, card_of, to_ids
-from .errors import KnownCardError
+from .errors import KnownCardError, OptionError
 from .house_way import DEFAULT_WAY, WayLike, resolve_way
 from .rules import Rules, resolve
 from .solver import SettingResult, Solution, solve
@@ -117,8 +117,10 @@ def solve_spots(hands: Sequence[CardsLike], way: WayLike = DEFAULT_WAY,
 
     Raises
     ------
+    OptionError
+        Fewer than 2 or more than 6 hands.
     KnownCardError
-        Fewer than 2 or more than 6 hands, a card in two spots, or known cards that cannot be.
+        A card in two spots, or known cards that cannot be.
     CardError
         A hand holds something that is not a card.
     HandSizeError
@@ -134,8 +136,10 @@ def solve_spots(hands: Sequence[CardsLike], way: WayLike = DEFAULT_WAY,
     except TypeError:
         given = None
     if given is None or not 2 <= len(given) <= 6:
-        got = f"{len(given)} hands" if given is not None else repr(hands)
-        raise KnownCardError(f"solve_spots takes 2 to 6 hands, got {got}"[:300])
+        got = (f"{len(given)} hand{'s' * (len(given) != 1)}" if given is not None
+               else repr(hands))
+        raise OptionError(f"two spots or more are solved together: give 2 to 6 seven-card "
+                          f"hands (one a spot), got {got}"[:300])
     ids = [to_ids(h, 7, what=f"spot {i + 1}'s seven-card hand") for i, h in enumerate(given)]
     seen: dict[int, int] = {}
     for i, spot in enumerate(ids):

@@ -11,11 +11,17 @@
 
 Bad input gets a 4xx status and ``{"error": "<one line>"}``, the same line the CLI prints.
 Requests are bounded: the query string (1 kB, each parameter once), the rate of solves per
-client (a token bucket, each solve charged for what it costs: :func:`solve_cost`), the solves
-one client runs at once (half the slots) and the solves running at once in all; every error
-is JSON with the page's security headers.  The server binds to 127.0.0.1 unless told
-otherwise, and a request can name only a built-in way or the one the server was started
-with, never a file.
+client (a token bucket, each solve charged for what it costs: :func:`solve_cost`, and a
+request that makes the server build a way's dealer model first :data:`MODEL_BUILD_COST` more),
+the solves one client runs at once (half the slots) and the solves running at once in all.
+The server keeps the dealer model of every (way, A-2-3-4) pair it has served, so switching
+among them costs nothing after the first.  Every error the app answers is JSON with the
+page's security headers; so is :func:`make_server`'s answer to a request that is not HTTP
+at all (400).  What the HTTP layer (uvicorn) does before the app sees a request is its own: a
+request whose body the app does not read (a POST, answered 405) has its connection closed
+after the answer, and a client still sending a large body then sees the connection reset.
+The server binds to 127.0.0.1 unless told otherwise, and a request can name only a built-in
+way or the one the server was started with, never a file.
 """
 
 from __future__ import annotations
@@ -35,10 +41,10 @@ from .cards import to_ids
 from .errors import AsiaPokerError, MissingExtraError, OptionError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
 from .rules import Rules, resolve
-from .solver import solve
+from .solver import dealer_model, model_ready, solve
 
-__all__ = ["BUILTIN_WAYS", "REQUEST_TIMEOUT", "create_app", "make_server", "serve",
-           "solve_cost"]
+__all__ = ["BUILTIN_WAYS", "MODEL_BUILD_COST", "REQUEST_TIMEOUT", "create_app", "make_server",
+           "serve", "solve_cost"]
 
 BUILTIN_WAYS = ("standard", "equilibrium", "classic", "medium-first", "high-first")
 """The built-in ways the page offers."""
@@ -74,6 +80,12 @@ class _Bucket:
                 return False
             self.state[client] = (tokens - cost, now)
             return True
+
+
+MODEL_BUILD_COST = 400
+"""What a request that needs a dealer model not yet in memory is charged on top, in plain
+solves (a build or a cache load takes 1 to 1.75 s, a solve 1 to 5 ms; the charge is capped
+at a client's burst)."""
 
 
 def solve_cost(n_shown: int) -> int:
@@ -141,9 +153,7 @@ def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
     per_client = max(1, concurrent // 2)
     running: dict[str, int] = {}
     page = resources.files("asiapoker").joinpath("static/index.html").read_text("utf-8")
-    headers = {"Content-Security-Policy": "default-src 'self'; style-src 'self' "
-               "'unsafe-inline'; script-src 'self' 'unsafe-inline'; img-src 'self' data:",
-               "X-Content-Type-Options": "nosniff"}
+    headers = SECURITY_HEADERS
 
     def error(status: int, message: str, retry: float | None = None) -> Response:
         extra = {} if retry is None else {"Retry-After": str(max(1, math.ceil(retry)))}
@@ -152,6 +162,7 @@ def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
 
     def compute(hand: str, w: HouseWay, r: Rules, table: PayTable, dead: str | None,
                 dealer: str | None) -> dict[str, Any]:
+        dealer_model(w, r, keep=True)          # kept for the server's life: no switching cost
         sol = solve(hand, w, r, dead=dead, dealer=dealer)
         data = sol.to_dict()
         setting, why = w.explain(hand, r)
@@ -201,13 +212,16 @@ def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
             cost = solve_cost(0 if shown is None else len(to_ids(shown, what="list")))
         except AsiaPokerError as exc:
             return error(400, f"dealer cards: {exc}")
+        if not model_ready(w, r):
+            cost += MODEL_BUILD_COST
         client = request.client.host if request.client else "?"
         if running.get(client, 0) >= per_client:
             return error(429, "a solve of yours is still running; wait for it", retry=1)
         if not bucket.take(client, cost):
             return error(429, f"too many requests: at most {rate:g} solves a second (this "
                               f"one costs {cost:g}: a solve with k shown dealer cards costs "
-                              f"2^(k-1))", retry=min(cost, bucket.burst) / rate)
+                              f"2^(k-1), one that first builds a way's model "
+                              f"{MODEL_BUILD_COST} more)", retry=min(cost, bucket.burst) / rate)
         running[client] = running.get(client, 0) + 1
         try:
             try:
@@ -264,6 +278,11 @@ def _number(text: str) -> float | str:
         return text
 
 
+SECURITY_HEADERS = {"Content-Security-Policy": "default-src 'self'; style-src 'self' "
+                    "'unsafe-inline'; script-src 'self' 'unsafe-inline'; img-src 'self' data:",
+                    "X-Content-Type-Options": "nosniff"}
+"""The headers every answer carries."""
+
 REQUEST_TIMEOUT = 10.0
 """Seconds a connection may take from opening (or its last answer) to a whole request head."""
 
@@ -309,6 +328,18 @@ def _protocol() -> Any:
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
             super().connection_lost(exc)
+
+        def send_400_response(self, msg: str) -> None:
+            """A request that is not HTTP: answered in JSON, like the app's own errors."""
+            import h11
+            body = json.dumps({"error": f"not an HTTP request: {msg}"}).encode()
+            head = [(b"content-type", b"application/json"), (b"connection", b"close"),
+                    (b"content-length", str(len(body)).encode()),
+                    *((k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items())]
+            for event in (h11.Response(status_code=400, headers=head, reason=b"Bad Request"),
+                          h11.Data(data=body), h11.EndOfMessage()):
+                self.transport.write(self.conn.send(event))
+            self.transport.close()
 
     return Protocol
 
