@@ -57,8 +57,9 @@ TIED = -1
 MISSING = -2
 """``best`` of a class the table does not cover (a table made from a shard)."""
 _MASK_BYTES = 14                                 # 105 bits
-SAMPLED_CLASSES = 64
-"""Classes a table is solved on when it is first used against a way (:meth:`OptimalTable.check`)."""
+SAMPLED_CLASSES = 96
+"""Classes a table is solved on when it is first used against a way, spread over the table
+(and half as many again among those that hold A-2-3-4: :meth:`OptimalTable.check`)."""
 _DATA = Path(__file__).parent / "data"
 SHIPPED = {(w, a): f"optimal-{w}-{a}.npz" for w, a in (
     ("standard", "high"), ("equilibrium", "high"), ("classic", "high"), ("standard", "low"))}
@@ -378,7 +379,8 @@ class OptimalTable:
     def check(self, way: HouseWay, rules: Rules) -> None:
         """Check what the table means against ``way`` under ``rules``, once per way (kept):
         every best split of every class is legal for the class, and a sample of
-        :data:`SAMPLED_CLASSES` classes (spread over the table, tied ones among them) solved
+        :data:`SAMPLED_CLASSES` classes (spread over the table, with more among those that
+        hold A-2-3-4 and some tied ones) solved
         against the way gives exactly the table's best splits, ties included.  A table that
         fails is an :class:`asiapoker.errors.OptimalTableError` naming it.  (A forged table
         that is legal everywhere and right on the sampled classes still passes: see
@@ -441,6 +443,12 @@ class OptimalTable:
             return
         rng = np.random.default_rng(20261206)
         some = rng.choice(covered, min(SAMPLED_CLASSES, len(covered)), replace=False)
+        # and classes the A-2-3-4 option can change: four of A, 2, 3, 4 with the joker
+        pool = rng.choice(covered, min(4096, len(covered)), replace=False)
+        ranks = player_classes()[0][pool] // 4               # the joker is rank 13
+        held = sum((ranks == k).any(axis=1) for k in (12, 0, 1, 2))
+        a234 = pool[held + (ranks == 13).any(axis=1) >= 4]
+        some = np.r_[some, a234[:SAMPLED_CLASSES // 2]]
         if len(self.tie_class):
             some = np.r_[some, rng.choice(self.tie_class, min(8, len(self.tie_class)),
                                           replace=False)]
