@@ -141,8 +141,10 @@ the code.
 
 How to read a rule:
 
-- Cards of one rank form a group; the joker joins the aces. *Pair 1* is the higher pair,
-  *single 1* the highest card that is alone in its rank, *single 2* the next, and so on.
+- Cards of one rank form a group; the joker joins the aces. Of two pairs, *the higher pair* is
+  the one of the higher rank (of three: the highest, the middle and the lowest pair). A
+  *single card* is one alone in its rank: *the highest single card*, *the second-highest
+  single card* and so on.
 - "the rest high": every card the rule does not name goes to the high hand; when suits allow
   more than one such setting, the dealer makes the best high hand (a flush if possible).
 - "play the straight or flush high": a straight, flush or straight flush in the high hand,
@@ -150,8 +152,8 @@ How to read a rule:
 - "a straight or flush can be played high with a pair in the medium hand": some legal setting
   has both; "the best low card beside a straight or flush in the high hand": the highest card
   that can be the low hand while a straight or flush is played high.
-- "no rule fits": the legal setting with the best medium hand, then the best low card, then
-  the best high hand.
+- "otherwise", the card's last clause, for every hand no rule above fits: the legal setting
+  with the best medium hand, then the best low card, then the best high hand.
 """
 
 
@@ -174,7 +176,7 @@ def card_section() -> str:
     for i, rule in enumerate(card.rules):
         text = rule.text().replace("|", "/")
         lines.append(f"| {i + 1} | {text} | {_example(i, rows, decided)} |")
-    lines.append(f"| — | no rule fits | {_example(-1, rows, decided)} |")
+    lines.append(f"| — | otherwise (the last clause) | {_example(-1, rows, decided)} |")
     return "\n".join(lines)
 
 

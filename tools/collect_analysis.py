@@ -66,11 +66,11 @@ def tables() -> dict[Path, str]:
                                          ROOT / "docs" / "analysis.md",
                                          ROOT / "docs" / "cards" / "README.md")}
     rows = ["| way | house edge, optimal play | house edge, house-way play | cost of the house "
-            "way | time (2 cores) | results sha256 |", "|---|---|---|---|---|---|"]
+            "way | results sha256 |", "|---|---|---|---|---|"]
     for way, r in runs.items():
         opt, hw = r["optimal"]["house_edge"], r["house-way"]["house_edge"]
         rows.append(f"| `{way}` | {opt:+.4%} | {hw:+.4%} | {hw - opt:.4%} | "
-                    f"{r['seconds'] / 60:.1f} min | `{r['results_sha256'][:16]}` |")
+                    f"`{r['results_sha256'][:16]}` |")
     table = "\n".join(rows)
     for doc in (ROOT / "docs" / "results.md", ROOT / "docs" / "analysis.md"):
         text = pages[doc]
@@ -88,9 +88,11 @@ def tables() -> dict[Path, str]:
         half = 1.96 * pr["se"].get("card-vs-optimal", 0.0) / (ev["optimal"] - ev["house-way"])
         kind = ("exact" if pr["exact"] else
                 f"\u00b1{half:.1%}, {pr['hands']:,} hands")
-        cards.append(f"| [{pr['card']}]({'docs/cards/' if False else ''}{way}/card.md) | "
-                     f"`{pr['way']}` | {n} | {ev['optimal']:+.4%} | {ev['card']:+.4%} | "
-                     f"{ev['house-way']:+.4%} | {pr['gap_closed']:.1%} ({kind}) |")
+        mark = "" if pr["exact"] else " *"      # a sample's figures, marked as such
+        cards.append(f"| [{pr['card']}]({way}/card.md) | "
+                     f"`{pr['way']}` | {n} | {ev['optimal']:+.4%}{mark} | "
+                     f"{ev['card']:+.4%}{mark} | {ev['house-way']:+.4%}{mark} | "
+                     f"{pr['gap_closed']:.1%} ({kind}) |")
     for doc, prefix in ((ROOT / "docs" / "cards" / "README.md", ""),
                         (ROOT / "docs" / "results.md", "cards/")):
         text = pages[doc]
