@@ -7,8 +7,8 @@ The casino's card, in order of priority:
 2. Four of a kind below 7s stays together in the high hand; 7s and above split 2 + 2 between
    the high and medium hands.
 3. The joker plays as an ace in the low hand whenever that is legal.
-4. Otherwise pairs and trips stay together (as "classic", SPEC 5.4), and the dealer takes the
-   best medium hand, then the best low hand, then the best high hand.
+4. Otherwise pairs and trips stay together (as "classic" does, rule 5.4 of docs/rules.md), and
+   the dealer takes the best medium hand, then the best low hand, then the best high hand.
 
 Use it from Python::
 

@@ -440,7 +440,10 @@ def test_missing_extra_is_one_line(monkeypatch, tmp_path):
         return real(name, *args, **kwargs)
     monkeypatch.setattr(builtins, "__import__", fake)
     monkeypatch.setattr("importlib.import_module", lambda n: fake(n))
-    with pytest.raises(MissingExtraError, match=r"pip install 'asiapoker\[parquet\]'"):
+    with pytest.raises(MissingExtraError, match=r"needs pyarrow \(the parquet extra\): pip "
+                                                r"install '\.\[parquet\]' in a clone of "
+                                                r"asiapoker, or pip install "
+                                                r"'asiapoker\[parquet\]' for a release"):
         analyze("standard", out=tmp_path, shard="0/400", parquet=True)
     assert not list(tmp_path.iterdir())                 # a failed call changes nothing
 

@@ -85,7 +85,7 @@ def test_house_way(capsys):
     assert "Kd Kc" in out and "three pairs" in out and "classic" in out
     assert run("house-way", "--json", "--way", "high-first", "Kc Kd Jh Js 7c 7d 2s") == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["way"] == "high-first" and data["medium"] == "Pair of 7s"
+    assert data["way"] == "high-first" and data["medium"] == "Pair of sevens"
 
 
 def test_solve(capsys):

@@ -19,7 +19,7 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "cython_api"
 def fast_sim(tmp_path_factory):
     pytest.importorskip("Cython", reason="the test extra installs Cython")
     where = tmp_path_factory.mktemp("cython_api")
-    for name in ("fast_sim.pyx", "setup.py"):
+    for name in ("fast_sim.pyx", "setup.py", "run.py"):
         shutil.copy(EXAMPLE / name, where / name)
     done = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=where,
                           capture_output=True, text=True, timeout=600)
@@ -71,3 +71,12 @@ def test_cimported_table_way_agrees_with_the_python_api(fast_sim, way, a234):
 def test_the_one_card_strengths(fast_sim):
     from asiapoker import strengths
     assert fast_sim.low_strengths() == strengths(np.arange(53).reshape(-1, 1)).tolist()
+
+
+def test_the_examples_run_script_runs(fast_sim):
+    """examples/README.md's command: run.py prints the player's share of wins."""
+    where = Path(fast_sim.__file__).parent
+    done = subprocess.run([sys.executable, "run.py", "3000"], cwd=where, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("3,000 rounds of classic against classic: the player wins 0.")

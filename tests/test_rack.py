@@ -90,7 +90,7 @@ def test_small_card_by_hand():
     # one pair of kings: rule 1 would put the kings medium, but the high hand A-5-3-2 cannot
     # beat a pair, so it is passed over; no straight or flush either: no rule fits
     way = HouseWay.from_card(SMALL)
-    assert way.explain("Kc Kd Ah 9s 5c 3d 2h")[1].startswith("no rule fits")
+    assert way.explain("Kc Kd Ah 9s 5c 3d 2h")[1].startswith("the last clause, otherwise: ")
     # tens with a flush: rule 1 (tens medium, single 2 low, the rest high) is legal
     setting, why = way.explain("Tc Td Ah Kc 9h 5h 3h")
     assert why.startswith("rule 1:")
@@ -148,7 +148,21 @@ def test_default_way_is_standard_and_explains_its_rule():
     assert house_way("Kc Kd Jh Js 7c 7d 2s") == house_way("Kc Kd Jh Js 7c 7d 2s", "standard")
     _, why = HouseWay.named("standard").explain("7s 7d 7c 9c 6c 2c Ts")
     assert "(standard)" in why
-    assert why.startswith(("rule ", "no rule fits"))
+    assert why.startswith(("rule ", "the last clause, otherwise: "))
+
+
+@pytest.mark.parametrize("way", ["standard", "equilibrium", "classic", "medium-first",
+                                 "high-first"])
+def test_explain_names_a_clause_for_every_hand(way):
+    """No built-in way answers "no rule fits": a rack card's last clause is a clause too."""
+    from asiapoker.sampling import random_hands
+    w = HouseWay.named(way)
+    for row in random_hands(400, 53).tolist():
+        setting, why = w.explain(row)
+        assert "no rule fits" not in why and f"({way})" in why
+        assert str(setting) == str(house_way(row, way))
+        if w.card is not None:
+            assert why.startswith(("rule ", "the last clause, otherwise: "))
 
 
 def test_bad_rules():
@@ -170,8 +184,8 @@ def test_bad_rules():
 
 def test_rule_text_reads_as_words():
     text = Rule("two pairs", "HL MM H H H", (("single1", ">=", 13),)).text()
-    assert text == ("two pairs, single 1 is at least K: pair 2 medium; pair 1 split "
-                    "high/low; the rest high")
+    assert text == ("two pairs, the highest single card is at least K: the lower pair medium; "
+                    "the higher pair split high/low; the rest high")
 
 
 def test_standard_matches_the_plain_reading_on_a_slice_of_classes():

@@ -38,7 +38,7 @@ def test_spec_2_2_joker_completes_straights_and_flushes_in_high():
     assert r("Jk 9d 8d 6d").category == "straight flush"
     assert r("Jk Ah Ad Ac").category == "four aces"
     assert str(r("Jk Kh Kd Kc")) == "Three kings, A kicker"  # the joker is no king
-    assert str(r("Jk 7h 7d 2c")) == "Pair of 7s, A-2 kickers"
+    assert str(r("Jk 7h 7d 2c")) == "Pair of sevens, A-2 kickers"
 
 
 def test_spec_2_2_joker_takes_the_highest_value():
@@ -119,13 +119,14 @@ def test_spec_2_8_hands_of_different_sizes():
 
 
 def test_descriptions():
-    assert str(r("7h 7d Kc 3s")) == "Pair of 7s, K-3 kickers"
+    assert str(r("7h 7d Kc 3s")) == "Pair of sevens, K-3 kickers"
     assert str(r("As Ks Qs Js")) == "Royal flush of spades"
-    assert str(r("Kh Kd 4c 4s")) == "Two pairs, kings and 4s"
-    assert str(r("9c 9d 9h 9s")) == "Four 9s"
+    assert str(r("Kh Kd 4c 4s")) == "Two pairs, kings and fours"
+    assert str(r("9c 9d 9h 9s")) == "Four nines"
     assert str(r("Kc 9d 5h 3s")) == "No pair, K-9-5-3"
-    assert str(r("Tc Td")) == "Pair of 10s"
+    assert str(r("Tc Td")) == "Pair of tens"
     assert str(r("Ks")) == "King"
+    assert str(r("8s")) == "Eight" and str(r("Tc")) == "Ten"            # one style: words
 
 
 def test_bad_input():

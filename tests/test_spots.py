@@ -9,9 +9,9 @@ import pytest
 
 from asiapoker import (
     KnownCardError,
+    OptionError,
     Table,
     Wager,
-    WagerError,
     count_splits,
     simulate,
     solve,
@@ -97,11 +97,11 @@ def test_simulate_two_spots():
     two = simulate(100, seats=2, player="optimal", seed=3, workers=1, two_spots=True)
     assert two.two_spots and "two spots" in two.describe()
     assert two.to_dict()["two_spots"] is True and two.hands == 200
-    with pytest.raises(WagerError, match="two_spots needs player='optimal'"):
+    with pytest.raises(OptionError, match="two_spots needs player='optimal'"):
         simulate(10, seats=2, two_spots=True)
-    with pytest.raises(WagerError, match="an even number of seats"):
+    with pytest.raises(OptionError, match="an even number of seats"):
         simulate(10, seats=3, player="optimal", two_spots=True)
-    with pytest.raises(WagerError, match="two_spots must be True or False"):
+    with pytest.raises(OptionError, match="two_spots must be True or False"):
         simulate(10, seats=2, player="optimal", two_spots="yes")
 
 

@@ -10,6 +10,7 @@ import pytest
 from asiapoker import (
     HouseWayError,
     IllegalSettingError,
+    OptionError,
     PayTable,
     RuleError,
     Rules,
@@ -202,17 +203,17 @@ def test_bad_strategies_are_rejected_and_the_round_is_not_half_applied(strategy,
 
 
 def test_bad_table_arguments():
-    with pytest.raises(WagerError):
+    with pytest.raises(OptionError):
         Table(seats=7)
-    with pytest.raises(WagerError):
+    with pytest.raises(OptionError):
         Table(dealing="pitch")
     with pytest.raises(WagerError):
         Table(payout_limit=-5)
-    with pytest.raises(WagerError):
+    with pytest.raises(OptionError):
         simulate(0)
-    with pytest.raises(WagerError):
+    with pytest.raises(OptionError):
         simulate(10, player="psychic")
-    with pytest.raises(WagerError):
+    with pytest.raises(OptionError):
         simulate(10, workers=0)
 
 
@@ -277,7 +278,7 @@ def test_optimal_does_at_least_as_well_on_the_same_deals():
 
 
 def test_bad_seeds_and_pays_are_value_errors():
-    with pytest.raises(WagerError, match="seed"):
+    with pytest.raises(OptionError, match="seed"):
         Table(seed="abc")
     with pytest.raises(RuleError, match="pays"):
         Rules(pays=10**400)

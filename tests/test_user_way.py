@@ -175,7 +175,7 @@ def test_rack_card_example_end_to_end(rack, cache_dir):
          str(ROOT / "examples" / "rack_card.py") + ":rack_card", "9c 9d 9h 9s Ad Kd 2c"],
         capture_output=True, text=True, env={"ASIAPOKER_CACHE_DIR": str(cache_dir),
                                              "PATH": "/usr/bin:/bin"}, check=True)
-    assert '"way": "rack-card"' in out.stdout and '"medium": "Pair of 9s"' in out.stdout
+    assert '"way": "rack-card"' in out.stdout and '"medium": "Pair of nines"' in out.stdout
 
 
 def _first_split(cards):

@@ -8,12 +8,14 @@ import base64
 import html as h
 import io
 import json
+import shlex
 from pathlib import Path
+from typing import Any
 
 from ._files import atomic_write, writable_target
 from ._pdf import pdf_of
 from .card_search import Generated
-from .errors import require_extra
+from .errors import MissingExtraError, require_extra
 from .house_way import WayLike
 from .pricing import Pricing
 from .rack import (
@@ -33,7 +35,11 @@ __all__ = ["write_card"]
 _SUIT_SYM = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
 
-def _examples(card: RackCard, rules: Rules, way: WayLike, n: int = 4000,
+EXAMPLE_HANDS = 4000
+"""Random hands (seed 2) the card page takes its example hands from."""
+
+
+def _examples(card: RackCard, rules: Rules, way: WayLike, n: int = EXAMPLE_HANDS,
               seed: int = 2) -> dict[int, str]:
     """An example hand for each rule (and the fallback, -1), set by the card."""
     rows = random_hands(n, seed)
@@ -48,7 +54,8 @@ def _examples(card: RackCard, rules: Rules, way: WayLike, n: int = 4000,
 
 def _md_example(text: str | None) -> str:
     """An example setting for a Markdown table cell (no bars: they split cells)."""
-    return f"`{text.replace('|', '/')}`" if text else "(rare: none in 4,000 hands)"
+    return (f"`{text.replace('|', '/')}`" if text else
+            f"(rare: no example among the page's {EXAMPLE_HANDS:,} example hands)")
 
 
 def _card_html(text: str) -> str:
@@ -67,10 +74,34 @@ def _card_html(text: str) -> str:
     return ' <span class="bar">|</span> '.join(parts)
 
 
+def command_line(pricing: Pricing, generated: Generated | None, seed: int = 0,
+                 exact: str | None = None, card_file: str | None = None) -> str:
+    """The ``asiapoker card`` command that makes these figures again: every option that changes
+    a figure (the way, the rule options, the search's and the pricing's sample or run)."""
+    parts = ["asiapoker card", f"--way {pricing.way}"]
+    if pricing.rules.a234 != "high":
+        parts.append(f"--a234 {pricing.rules.a234}")
+    if pricing.rules.pays != 1:
+        parts.append(f"--pays {pricing.rules.pays:g}")
+    if generated is not None:
+        parts += [f"--max-rules {len(generated.card.rules)}", f"--hands {generated.hands}",
+                  f"--name {shlex.quote(generated.card.name)}"]
+    elif card_file is not None:
+        parts.append(f"--card {shlex.quote(card_file)}")
+    if pricing.exact:
+        parts.append(f"--exact {shlex.quote(exact) if exact else 'RUNDIR'}")
+    else:
+        parts.append(f"--price-hands {pricing.hands}")
+    parts += [f"--seed {generated.seed if generated is not None else seed}", "--out DIR"]
+    return " ".join(parts)
+
+
 def write_card(card: RackCard, pricing: Pricing, out: str | Path,
-               generated: Generated | None = None) -> list[Path]:
-    """card.json, card.md, card.html (one printable page), cost-per-rule.png/.svg (needs
-    matplotlib) and card.pdf when a headless Chromium is on the PATH; returns the paths.
+               generated: Generated | None = None, *, seed: int = 0, exact: str | None = None,
+               card_file: str | None = None) -> list[Path]:
+    """card.json, card.md, card.html (one printable page), cost-per-rule.png/.svg (when
+    matplotlib, the ``plots`` extra, is installed: :data:`SKIPPED` says what was left out
+    otherwise) and card.pdf when a headless Chromium is on the PATH; returns the paths.
 
     Parameters
     ----------
@@ -82,22 +113,24 @@ def write_card(card: RackCard, pricing: Pricing, out: str | Path,
         The folder to write to (made if missing).
     generated : Generated, optional
         How the card was made, for its page's notes.
+    seed : int, default 0
+        The command's ``--seed`` (the pricing sample's seed is one more), when the card was
+        read rather than made.
+    exact : str, optional
+        The run directory an exact pricing came from (for the page's command line).
+    card_file : str, optional
+        The card's file, when the card was read rather than made.
 
     Raises
     ------
-    MissingExtraError
-        matplotlib (the ``plots`` extra) is not installed.
     FileWriteError
         A file could not be written.
     """
-    require_extra("matplotlib", "plots")
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     d = Path(out)
     d.mkdir(parents=True, exist_ok=True)
+    made_for = {"way": pricing.way, "rules": pricing.rules.to_dict()}
     files: dict[str, bytes] = {
-        "card.json": (card_to_json(card) + "\n").encode(),
+        "card.json": (card_to_json(card, made_for) + "\n").encode(),
         "pricing.json": (json.dumps(pricing.to_dict(), indent=1) + "\n").encode()}
     ex = _examples(card, pricing.rules, pricing.way)
     ev = pricing.ev
@@ -107,9 +140,8 @@ def write_card(card: RackCard, pricing: Pricing, out: str | Path,
     rows = [("optimal play", ev["optimal"]), (f"this card ({len(card.rules)} rules)", ev["card"]),
             (f"copying the house way ({pricing.way})", ev["house-way"])]
     per = {p.index: p for p in pricing.per_rule}
-    how = (f"Generated by `asiapoker card --way {pricing.way} --max-rules "
-           f"{len(card.rules)} --hands {generated.hands} --seed {generated.seed}`"
-           if generated else "Priced by `asiapoker card`")
+    how = (f"{'Generated' if generated else 'Priced'} by "
+           f"`{command_line(pricing, generated, seed, exact, card_file)}`")
     # Markdown
     md = [f"# Strategy card: {card.name}", "",
           f"Against the house way `{pricing.way}` ({pricing.rules.describe()}); figures "
@@ -133,22 +165,7 @@ def write_card(card: RackCard, pricing: Pricing, out: str | Path,
     md += [f"| `{hand}` | {float(f):.5%} | {float(loss):.3f} |"
            for hand, f, loss in pricing.worst[:10]]
     files["card.md"] = ("\n".join(md) + "\n").encode()
-    # the plot
-    fig, ax = plt.subplots(figsize=(7, 0.28 * (len(card.rules) + 2) + 1))
-    labels = [str(i + 1) for i in range(len(card.rules))] + ["fallback"]
-    costs = [100 * float(per[i].cost) for i in range(len(card.rules))] + [100 * float(fb.cost)]
-    ax.barh(range(len(labels)), costs, color="#3b6fb6")
-    ax.set_yticks(range(len(labels)), labels)
-    ax.invert_yaxis()
-    ax.set_xlabel("ev given up against optimal play (% of a wager, per hand of the game)")
-    ax.set_ylabel("rule")
-    ax.set_title(f"What each rule of {card.name} costs")
-    fig.tight_layout()
-    for ext in ("png", "svg"):
-        buf = io.BytesIO()
-        fig.savefig(buf, format=ext, dpi=110)
-        files[f"cost-per-rule.{ext}"] = buf.getvalue()
-    plt.close(fig)
+    files.update(_plot(card, per, fb))
     # HTML
     trs = "".join(
         f"<tr><td>{i + 1}</td><td>{h.escape(rule.text())}</td>"
@@ -163,7 +180,9 @@ def write_card(card: RackCard, pricing: Pricing, out: str | Path,
     worst_rows = "".join(f"<tr><td class=ex>{_card_html(hand)}</td><td>{float(f):.5%}</td>"
                          f"<td>{float(loss):.3f}</td></tr>"
                          for hand, f, loss in pricing.worst[:10])
-    png = base64.b64encode(files["cost-per-rule.png"]).decode()
+    chart = (f'<img alt="bar chart of what each rule costs" src="data:image/png;base64,'
+             f'{base64.b64encode(files["cost-per-rule.png"]).decode()}">'
+             if "cost-per-rule.png" in files else "")
     page = f"""<!doctype html><html lang=en><head><meta charset=utf-8>
 <meta name=viewport content="width=device-width, initial-scale=1">
 <title>Strategy card: {h.escape(card.name)}</title><style>
@@ -190,7 +209,7 @@ way and optimal play.</p>
 <table><tr><th>#</th><th>rule</th><th>hands</th><th>costs</th><th>example</th></tr>{trs}</table>
 <p class=small><i>hands</i>: the share of all hands the rule decides; <i>costs</i>: the ev given
 up on them against optimal play, per hand of the game. {h.escape(how.replace('`', ''))}.</p>
-<img alt="bar chart of what each rule costs" src="data:image/png;base64,{png}">
+{chart}
 <h2>The costliest mistakes</h2>
 <table><tr><th>hand</th><th>share of hands</th><th>ev lost</th></tr>{worst_rows}</table>
 <p class=small>The hands on which following the card loses most against the best setting
@@ -205,3 +224,43 @@ up on them against optimal play, per hand of the game. {h.escape(how.replace('`'
     for name, content in files.items():
         atomic_write(d / name, content)
     return [d / name for name in files]
+
+
+SKIPPED = ("cost-per-rule.png", "cost-per-rule.svg")
+"""The files :func:`write_card` leaves out when matplotlib is not installed."""
+
+
+def plots_missing() -> str | None:
+    """One line saying which pictures a card leaves out and how to get them, or None when
+    matplotlib is installed."""
+    try:
+        require_extra("matplotlib", "plots", "the chart of what each rule costs")
+    except MissingExtraError as exc:
+        return f"skipped {' and '.join(SKIPPED)}: {exc}"
+    return None
+
+
+def _plot(card: RackCard, per: dict[int, Any], fb: Any) -> dict[str, bytes]:
+    """The chart of each rule's cost as PNG and SVG (nothing without matplotlib)."""
+    if plots_missing() is not None:
+        return {}
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7, 0.28 * (len(card.rules) + 2) + 1))
+    labels = [str(i + 1) for i in range(len(card.rules))] + ["fallback"]
+    costs = [100 * float(per[i].cost) for i in range(len(card.rules))] + [100 * float(fb.cost)]
+    ax.barh(range(len(labels)), costs, color="#3b6fb6")
+    ax.set_yticks(range(len(labels)), labels)
+    ax.invert_yaxis()
+    ax.set_xlabel("ev given up against optimal play (% of a wager, per hand of the game)")
+    ax.set_ylabel("rule")
+    ax.set_title(f"What each rule of {card.name} costs")
+    fig.tight_layout()
+    out = {}
+    for ext in ("png", "svg"):
+        buf = io.BytesIO()
+        fig.savefig(buf, format=ext, dpi=110)
+        out[f"cost-per-rule.{ext}"] = buf.getvalue()
+    plt.close(fig)
+    return out

@@ -11,9 +11,11 @@ import importlib
 import importlib.util
 import json
 import os
+import re
 import sys
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -21,9 +23,10 @@ import numpy as np
 
 from . import __version__
 from ._files import read_bytes, writable_target
+from ._validate import whole_number
 from .analysis import Analysis, analyze
 from .bonus import PayTable, bonus_hand, bonus_odds
-from .card_page import write_card
+from .card_page import plots_missing, write_card
 from .card_search import generate
 from .equilibrium import Iteration, best_response, equilibrium
 from .errors import (
@@ -35,6 +38,7 @@ from .errors import (
     MissingExtraError,
     StrategyError,
     UsageError,
+    install_hint,
 )
 from .house_way import DEFAULT_WAY, STORED_WAYS, HouseWay
 from .optimal import make_optimal_table
@@ -47,7 +51,7 @@ from .setting import Setting, is_legal, settle, splits
 from .simulation import simulate
 from .solver import solve
 from .spots import solve_spots
-from .strategy import CardStrategy, card_from_json, card_splits
+from .strategy import CardStrategy, card_from_json, card_made_for, card_splits, made_for_warning
 
 __all__ = ["main"]
 
@@ -165,7 +169,7 @@ def _out_file(path: str | None, what: str, make_parent: bool = False) -> None:
 
 
 def _rules(args: argparse.Namespace) -> Rules:
-    return Rules(a234=args.a234, pays=args.pays)
+    return Rules(a234=getattr(args, "a234", "high"), pays=getattr(args, "pays", 1.0))
 
 
 def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
@@ -208,9 +212,9 @@ def cmd_splits(args: argparse.Namespace) -> None:
                 }
             )
     if args.json:
-        _emit(args, {"rules": rules.to_dict(), "splits": rows}, "")
+        _emit(args, {"rules": {"a234": rules.a234}, "splits": rows}, "")
         return
-    print(f"{len(rows)} {'splits' if args.all else 'legal settings'} ({rules.describe()})")
+    print(f"{len(rows)} {'splits' if args.all else 'legal settings'} (a234={rules.a234})")
     width = max((len(str(r["setting"])) for r in rows), default=0)
     for r in rows:
         flag = "" if r["legal"] else "  FOUL"
@@ -246,7 +250,13 @@ def cmd_settle(args: argparse.Namespace) -> None:
             strict=False,
         )
     ]
-    lines.append(f"result: {out.result} ({out.payout:+g}) [{rules.describe()}]")
+    why = ""
+    if out.result == "foul":
+        h, m, lo = player.ranks(rules)
+        why = (f": the high hand ({h}) must beat the medium hand ({m})" if not h > m else
+               f": the medium hand ({m}) must beat the low hand ({lo})")
+        data["foul"] = why[2:]
+    lines.append(f"result: {out.result} ({out.payout:+g}){why} [{rules.describe()}]")
     _emit(args, data, "\n".join(lines))
 
 
@@ -274,14 +284,18 @@ def cmd_solve(args: argparse.Namespace) -> None:
     if args.json:
         _emit(args, sol.to_dict(all_settings=args.all), "")
         return
+    if args.top is not None:
+        whole_number(args.top, "--top")
+        rows = rows[:args.top] + [r for r in rows[args.top:] if r is sol.house_way_result]
     print(f"{' '.join(map(str, sol.cards))}: exact over {sol.total:,} dealer hands "
           f"({sol.describe()})")
-    print(f"{'':2} {'high | medium | low':<24} {'hands':<58} {'P(win)':>8} {'EV':>8}")
+    print(f"{'':2} {'high | medium | low':<24} {'hands':<58} {'P(win)':>8} "
+          f"{'EV per unit':>11}")
     for r in rows:
         mark = ("*" if r is sol.best else " ") + ("H" if r is sol.house_way_result else " ")
         h, m, lo = r.setting.ranks(rules)
         hands = f"{h} | {m} | {lo}"
-        print(f"{mark} {r.setting!s:<24} {hands:<58} {r.p_win:8.4f} {r.ev:+8.4f}")
+        print(f"{mark} {r.setting!s:<24} {hands:<58} {r.p_win:8.4f} {r.ev:+11.4f}")
     print(f"* best: {sol.best.setting} (EV {sol.ev:+.6f}); H house way: "
           f"{sol.house_way_setting} (EV {sol.house_way_ev:+.6f}); the house way costs "
           f"{sol.house_way_cost:.6f} per unit")
@@ -480,8 +494,8 @@ def cmd_analyze(args: argparse.Namespace) -> None:
         try:
             from distributed import Client
         except ImportError:
-            raise MissingExtraError("--scheduler needs Dask: pip install "
-                                    "'asiapoker[dask]'") from None
+            raise MissingExtraError(f"--scheduler needs Dask (the dask extra): "
+                                    f"{install_hint('dask')}") from None
         client = Client(args.scheduler)
     try:
         way = _way(args.way)
@@ -519,12 +533,19 @@ def cmd_serve(args: argparse.Namespace) -> None:
     serve(_way(args.way), _rules(args), host=args.host, port=args.port, proxy=args.proxy)
 
 
-def _load_card(path: str) -> Any:
+def _load_card(path: str, way: str | None = None, rules: Rules | None = None) -> Any:
+    """The card at ``path``; with ``way``, a one-line warning on stderr when the card was made
+    for another way or rule options."""
     try:
         text = read_bytes(path)
     except FileError as exc:
         raise FileError(f"cannot read the card: {exc}") from None
-    return card_from_json(text)
+    card = card_from_json(text)
+    if way is not None:
+        said = made_for_warning(card_made_for(text), way, rules or Rules())
+        if said:
+            print(f"asiapoker: warning: {said}", file=sys.stderr)
+    return card
 
 
 def cmd_card(args: argparse.Namespace) -> None:
@@ -534,7 +555,7 @@ def cmd_card(args: argparse.Namespace) -> None:
     way = _way(args.way)
     generated = None
     if args.card:
-        card = _load_card(args.card)
+        card = _load_card(args.card, way.name, rules)
     else:
         generated = generate(way, rules, max_rules=args.max_rules, hands=args.hands,
                              seed=args.seed, name=args.name, workers=args.workers)
@@ -543,7 +564,11 @@ def cmd_card(args: argparse.Namespace) -> None:
             print(line, file=sys.stderr)
     pricing = price(card, way, rules, run=args.exact, hands=args.price_hands,
                     seed=args.seed + 1, workers=args.workers)
-    written = write_card(card, pricing, args.out, generated)
+    written = write_card(card, pricing, args.out, generated, seed=args.seed, exact=args.exact,
+                         card_file=args.card)
+    skipped = plots_missing()
+    if skipped:
+        print(f"asiapoker: {skipped}", file=sys.stderr)
     if args.json:
         _emit(args, pricing.to_dict(), "")
         return
@@ -566,7 +591,7 @@ def cmd_card(args: argparse.Namespace) -> None:
 def cmd_grade(args: argparse.Namespace) -> None:
     """``asiapoker grade``: grade a setting against the best one and a card's."""
     rules = _rules(args)
-    card = _load_card(args.card)
+    card = _load_card(args.card, _way(args.way).name, rules)
     mine = Setting.parse(args.setting)
     seven = list(mine.cards)
     sol = solve(seven, _way(args.way), rules)
@@ -593,16 +618,25 @@ def cmd_grade(args: argparse.Namespace) -> None:
     print(f"(house way {sol.way}; {rules.describe()}; card {card.name})")
 
 
+@dataclass(frozen=True)
+class _Common:
+    """The option sets a subcommand takes: each offers only the options that change its
+    answer (``--a234`` where straights are ranked, ``--pays`` where money or ev is)."""
+
+    none: list[argparse.ArgumentParser]
+    a234: list[argparse.ArgumentParser]
+    both: list[argparse.ArgumentParser]
+
+
 def _parser() -> argparse.ArgumentParser:
-    common = _Parser(add_help=False)
-    common.add_argument("--json", action="store_true", help="print JSON for programs")
-    common.add_argument(
-        "--a234",
-        choices=("high", "low"),
-        default="high",
-        help="where A-2-3-4 ranks among straights (rule 2.5)",
-    )
-    common.add_argument("--pays", type=float, default=1.0, help="what a win pays, to 1")
+    out = _Parser(add_help=False)
+    out.add_argument("--json", action="store_true", help="print JSON for programs")
+    a234 = _Parser(add_help=False)
+    a234.add_argument("--a234", choices=("high", "low"), default="high",
+                      help="where A-2-3-4 ranks among straights (rule 2.5)")
+    pays = _Parser(add_help=False)
+    pays.add_argument("--pays", type=float, default=1.0, help="what a win pays, to 1")
+    common = _Common([out], [out, a234], [out, a234, pays])
     p = _Parser(prog="asiapoker", description="Exact Asia Poker tools.")
     p.add_argument("--version", action="version", version=f"asiapoker {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
@@ -612,27 +646,27 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _hand_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+def _hand_commands(sub: Any, common: _Common) -> None:
     """The parsers of the commands on one hand: rank, splits, settle, house-way."""
-    s = sub.add_parser("rank", parents=[common], help="rank a 1-, 2- or 4-card hand")
+    s = sub.add_parser("rank", parents=common.a234, help="rank a 1-, 2- or 4-card hand")
     s.add_argument("cards", nargs="+", help='cards, e.g. "As Ks Qs Jk"')
     s.set_defaults(func=cmd_rank)
-    s = sub.add_parser("splits", parents=[common], help="the legal settings of seven cards")
+    s = sub.add_parser("splits", parents=common.a234, help="the legal settings of seven cards")
     s.add_argument("cards", nargs="+", help="seven cards")
     s.add_argument("--all", action="store_true", help="show fouls too")
     s.set_defaults(func=cmd_splits)
-    s = sub.add_parser("settle", parents=[common], help="settle a player against the dealer")
+    s = sub.add_parser("settle", parents=common.both, help="settle a player against the dealer")
     s.add_argument("--player", required=True, help='"H H H H | M M | L"')
     s.add_argument("--dealer", required=True, help='"H H H H | M M | L"')
     s.set_defaults(func=cmd_settle)
-    s = sub.add_parser("house-way", parents=[common], help="the dealer's setting")
+    s = sub.add_parser("house-way", parents=common.a234, help="the dealer's setting")
     s.add_argument("cards", nargs="+", help="seven cards")
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
     s.add_argument("--explain", action="store_true", help="say why")
     s.set_defaults(func=cmd_house_way)
 
 
-def _solve_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+def _solve_commands(sub: Any, common: _Common) -> None:
     """The parsers of solving one hand or one player's spots, with cards known elsewhere."""
     known = _Parser(add_help=False)
     known.add_argument("--dead", default=None, action=_Once,
@@ -640,12 +674,14 @@ def _solve_commands(sub: Any, common: argparse.ArgumentParser) -> None:
                             "(another spot's, exposed, burned)")
     known.add_argument("--dealer", default=None, action=_Once,
                        help='cards known to be in the dealer\'s hand (exposed), e.g. "As"')
-    s = sub.add_parser("solve", parents=[common, known], help="exact EV of every setting")
+    s = sub.add_parser("solve", parents=[*common.both, known], help="exact EV of every setting")
     s.add_argument("cards", nargs="+", help="seven cards")
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
     s.add_argument("--all", action="store_true", help="show fouls too")
+    s.add_argument("--top", type=int, default=None, metavar="N",
+                   help="show only the best N settings (and the house way's)")
     s.set_defaults(func=cmd_solve)
-    s = sub.add_parser("spots", parents=[common, known],
+    s = sub.add_parser("spots", parents=[*common.both, known],
                        help="one player's 2-6 spots, each set seeing every hand")
     s.add_argument("hands", nargs="+", help='the spots\' hands, one quoted argument each: '
                                            '"As Kd 7h 7c Jk 2s 9d" "Ks Kh Qc Qd 5c 5h 3d"')
@@ -653,22 +689,23 @@ def _solve_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s.set_defaults(func=cmd_spots)
 
 
-def _bonus_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+def _bonus_commands(sub: Any, common: _Common) -> None:
     """The parsers of the bonus wager."""
     tables = _Parser(add_help=False)
     tables.add_argument("--table", default="A", type=str.upper, choices=("A", "B", "C"),
                         help="bonus pay table (rule 4.2)")
-    s = sub.add_parser("bonus", parents=[common, tables], help="the bonus hand of seven cards")
+    s = sub.add_parser("bonus", parents=[*common.none, tables],
+                       help="the bonus hand of seven cards")
     s.add_argument("cards", nargs="+", help="seven cards")
     s.set_defaults(func=cmd_bonus)
-    s = sub.add_parser("bonus-odds", parents=[common, tables],
+    s = sub.add_parser("bonus-odds", parents=[*common.none, tables],
                        help="exact odds and house edge of the bonus wager")
     s.set_defaults(func=cmd_bonus_odds)
 
 
-def _play_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+def _play_commands(sub: Any, common: _Common) -> None:
     """The parsers of simulated play and what optimal play gains against a way."""
-    s = sub.add_parser("simulate", parents=[common], help="simulate rounds at a full table")
+    s = sub.add_parser("simulate", parents=common.both, help="simulate rounds at a full table")
     s.add_argument("--rounds", type=int, default=100_000, help="rounds to play")
     s.add_argument("--seats", type=int, default=6, help="players at the table (1-6)")
     s.add_argument("--seed", type=int, default=0, help="random seed")
@@ -687,7 +724,7 @@ def _play_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_simulate)
-    s = sub.add_parser("exploitability", parents=[common],
+    s = sub.add_parser("exploitability", parents=common.both,
                        help="what optimal play gains against a way, and its house edges")
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
     s.add_argument("--hands", type=int, default=20_000, help="random hands to solve")
@@ -696,9 +733,9 @@ def _play_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s.set_defaults(func=cmd_exploitability)
 
 
-def _way_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+def _way_commands(sub: Any, common: _Common) -> None:
     """The parsers of house ways and tables derived from them."""
-    s = sub.add_parser("best-response", parents=[common],
+    s = sub.add_parser("best-response", parents=common.a234,
                        help="the best response to a way, as a way (a table .npz)")
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
     s.add_argument("--side", choices=("dealer", "player"), default="dealer",
@@ -718,7 +755,7 @@ def _way_commands(sub: Any, common: argparse.ArgumentParser) -> None:
                    help="also store each class's exact best wins (about 20 MB more)")
     s.add_argument("--json", action="store_true", help="print JSON for programs")
     s.set_defaults(func=cmd_optimal_table)
-    s = sub.add_parser("equilibrium", parents=[common],
+    s = sub.add_parser("equilibrium", parents=common.a234,
                        help="iterate the dealer's best response to a fixed point")
     s.add_argument("--start", default="classic",
                    help="the way to start from: a built-in name, FILE.py:FUNCTION or a saved "
@@ -734,9 +771,9 @@ def _way_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s.set_defaults(func=cmd_equilibrium)
 
 
-def _run_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+def _run_commands(sub: Any, common: _Common) -> None:
     """The parsers of whole-game runs, their reports, and the calculator."""
-    s = sub.add_parser("analyze", parents=[common],
+    s = sub.add_parser("analyze", parents=common.both,
                        help="the whole game exactly: every player hand, optimal and house-way")
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
     s.add_argument("--player", default="optimal",
@@ -757,7 +794,7 @@ def _run_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s.add_argument("results", help="the run directory (or its summary.json)")
     s.add_argument("--out", default=None, help="the HTML file (default: RESULTS/report.html)")
     s.set_defaults(func=cmd_report)
-    s = sub.add_parser("serve", parents=[common],
+    s = sub.add_parser("serve", parents=common.both,
                        help="the hand calculator in the browser (a local web app)")
     s.add_argument("--host", default="127.0.0.1",
                    help="address to bind (127.0.0.1: this machine only)")
@@ -769,9 +806,9 @@ def _run_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s.set_defaults(func=cmd_serve)
 
 
-def _card_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+def _card_commands(sub: Any, common: _Common) -> None:
     """The parsers of strategy cards."""
-    s = sub.add_parser("card", parents=[common],
+    s = sub.add_parser("card", parents=common.both,
                        help="generate a strategy card against a way and price it")
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
     s.add_argument("--max-rules", type=int, default=20, help="rules on the card")
@@ -789,12 +826,43 @@ def _card_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s.add_argument("--out", required=True, help="directory for card.json/.md/.html/.pdf")
     s.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
     s.set_defaults(func=cmd_card)
-    s = sub.add_parser("grade", parents=[common],
+    s = sub.add_parser("grade", parents=common.both,
                        help="grade a setting against the best one and a card's")
     s.add_argument("card", help="the strategy card (.json, as asiapoker card writes it)")
     s.add_argument("setting", help='"HIGH | MEDIUM | LOW"')
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
     s.set_defaults(func=cmd_grade)
+
+
+def _flags(parser: argparse.ArgumentParser, command: str) -> dict[str, str]:
+    """The options of subcommand ``command``: Python name -> flag (``two_spots`` ->
+    ``--two-spots``)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            sub = action.choices[command]
+            return {a.dest: a.option_strings[-1] for a in sub._actions
+                    if a.option_strings and a.option_strings[-1].startswith("--")}
+    return {}  # pragma: no cover - every command is a subcommand
+
+
+def cli_terms(message: str, flags: dict[str, str]) -> str:
+    """An error message of the Python API in the command line's terms: a parameter named as
+    the subcommand's flag (``two_spots=False`` -> ``without --two-spots``,
+    ``player='optimal'`` -> ``--player optimal``, ``rounds must be`` -> ``--rounds must be``).
+
+    >>> cli_terms("two_spots needs player='optimal', got 6", {"two_spots": "--two-spots",
+    ...           "player": "--player"})
+    '--two-spots needs --player optimal, got 6'
+    """
+    for dest, flag in sorted(flags.items(), key=lambda kv: -len(kv[0])):
+        name = re.escape(dest)
+        message = re.sub(rf"\b{name}=True\b", flag, message)
+        message = re.sub(rf"\b{name}=False\b", f"without {flag}", message)
+        message = re.sub(rf"\b{name}=(['\"]?)([\w.-]+)\1", rf"{flag} \2", message)
+        message = re.sub(rf"^{name} must\b", f"{flag} must", message)
+        if "_" in dest:                    # a Python name nobody types on a command line
+            message = re.sub(rf"(?<![-\w]){name}\b", flag, message)
+    return message
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -807,12 +875,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     shown = warnings.showwarning
     warnings.showwarning = _one_line_warning
+    parser = _parser()
+    args = None
     try:
-        args = _parser().parse_args(argv)
+        args = parser.parse_args(argv)
         args.func(args)
         sys.stdout.flush()
     except AsiaPokerError as exc:
-        print(f"asiapoker: error: {exc}", file=sys.stderr)
+        said = str(exc) if args is None else cli_terms(str(exc), _flags(parser, args.command))
+        print(f"asiapoker: error: {said}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. piped into head, which read what it wanted: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

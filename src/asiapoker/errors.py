@@ -64,12 +64,13 @@ class BonusError(AsiaPokerError):
 
 class WagerError(AsiaPokerError):
     """A wager the table cannot take (no such seat, a bonus alone, non-adjacent areas, a bad
-    amount) or a bad simulation argument."""
+    amount)."""
 
 
 class OptionError(AsiaPokerError):
     """An option of a call outside what it takes (a solver's ``method``, ``side``,
-    ``columns``, ``wins_dtype`` or ``progress``; a server's address)."""
+    ``columns``, ``wins_dtype`` or ``progress``; a count such as ``rounds``, ``seats``,
+    ``hands`` or ``workers``; a server's address)."""
 
 
 class UsageError(AsiaPokerError):
@@ -104,10 +105,19 @@ class MissingExtraError(AsiaPokerError):
     """An optional feature whose library is not installed."""
 
 
-def require_extra(module: str, extra: str) -> None:
-    """Raise :class:`MissingExtraError` in one line when ``module`` cannot be imported."""
+def install_hint(extra: str) -> str:
+    """How to install an extra, both ways: from a clone of the repository and from a
+    release."""
+    return (f"pip install '.[{extra}]' in a clone of asiapoker, or pip install "
+            f"'asiapoker[{extra}]' for a release")
+
+
+def require_extra(module: str, extra: str, what: str = "this") -> None:
+    """Raise :class:`MissingExtraError` in one line when ``module`` cannot be imported, naming
+    the library and both ways to install it."""
     import importlib
     try:
         importlib.import_module(module)
     except ImportError:
-        raise MissingExtraError(f"this needs {module}: pip install 'asiapoker[{extra}]'") from None
+        raise MissingExtraError(f"{what} needs {module} (the {extra} extra): "
+                                f"{install_hint(extra)}") from None

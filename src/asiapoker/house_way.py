@@ -517,8 +517,7 @@ class HouseWay:
             _, rule = apply_card(self.card, np.array([sorted(ids)], dtype=np.int64))
             i = int(rule[0])
             why = (f"rule {i + 1}: {self.card.rules[i].text()}" if i >= 0 else
-                   "no rule fits: the legal setting with the best medium, then low, then "
-                   "high hand")
+                   f"the last clause, {self.card.fallback_text()}")
             return setting, f"{why} -> {_placement(setting, hml)} ({self.name})"
         return setting, f"{_shape(ids)}: {_placement(setting, hml)} ({self.name})"
 

@@ -6,8 +6,10 @@ fit the seven cards decides, and a card always ends with a rule for every shape.
 The words a rule uses:
 
 - **groups**: the cards of one rank (the joker joins the aces' group).  Groups are read in
-  order of size, then rank: in "two pairs" the *first pair* is the higher one.  Cards alone in
-  their rank are *singles*, numbered from the highest: *single 1* is the highest single.
+  order of size, then rank: in "two pairs" the *first pair* (``group1``) is the higher one,
+  said "the higher pair".  Cards alone in their rank are *singles*, numbered from the highest
+  (``single1``, said "the highest single card"; ``single2``, "the second-highest single
+  card" ...).
 - **shape**: the sizes of the groups: no pair, one pair, two pairs, three pairs, trips, trips
   and a pair, trips and two pairs, two trips, four of a kind (with singles, a pair or trips),
   five aces (with singles or a pair).
@@ -169,17 +171,30 @@ def _condition_text(cond: tuple[str, str, int], shape: str) -> str:
         return (f"the best low card beside a straight or flush in the high hand {words} "
                 f"{_rank_word(val)}")
     if feat.startswith("group"):
-        groups = [g for g in _group_names(shape) if not g.startswith("single")]
+        groups = [g for g in _group_names(shape) if not g.endswith("single card")]
         i = int(feat[5:]) - 1
         name = groups[i] if i < len(groups) else f"group {i + 1}"
     else:
-        name = feat.replace("single", "single ")
+        name = single_name(int(feat[6:]))
     verb = "are" if name.endswith(("trips", "quads", "aces")) else "is"
     words = {"==": verb, ">=": f"{verb} at least", "<=": f"{verb} at most"}[op]
     return f"{name} {words} {_rank_word(val)}"
 
 
+_ORDINALS = ("highest", "second-highest", "third-highest", "fourth-highest", "fifth-highest",
+             "sixth-highest", "seventh-highest")
+_OF_TWO = ("higher", "lower")
+_OF_THREE = ("highest", "middle", "lowest")
+
+
+def single_name(k: int) -> str:
+    """Single ``k`` (1 = the highest card alone in its rank) as a dealer says it."""
+    return f"the {_ORDINALS[k - 1]} single card"
+
+
 def _group_names(shape: str) -> list[str]:
+    """Each group and single of ``shape`` as a dealer says it ("the higher pair", "the
+    highest single card"), in the order of :data:`SHAPE_SIZES`."""
     sizes = SHAPE_SIZES[_SHAPE_ID[shape]]
     kinds = {2: "pair", 3: "trips", 4: "quads", 5: "five aces"}
     names, single = [], 0
@@ -188,10 +203,12 @@ def _group_names(shape: str) -> list[str]:
     for n in sizes:
         if n == 1:
             single += 1
-            names.append(f"single {single}")
+            names.append(single_name(single))
         else:
             seen[n] = seen.get(n, 0) + 1
-            names.append(f"{kinds[n]} {seen[n]}" if many[n] > 1 else f"the {kinds[n]}")
+            order = _OF_TWO if many[n] == 2 else _OF_THREE
+            names.append(f"the {order[seen[n] - 1]} {kinds[n]}" if many[n] > 1
+                         else f"the {kinds[n]}")
     return names
 
 
@@ -258,10 +275,11 @@ class RackCard:
                                 f"{', '.join(FALLBACKS)})")
 
     def fallback_text(self) -> str:
-        """What the card does with hands no rule fits, in words."""
+        """What the card does with hands no rule fits, in words: its last clause,
+        "otherwise: ..."."""
         if self.fallback == "house-way":
-            return "no rule fits: set the hand as the house way does"
-        return "no rule fits: " + placement_text("no pair", self.fallback)
+            return "otherwise: set the hand as the house way does"
+        return "otherwise: " + placement_text("no pair", self.fallback)
 
     def text(self) -> list[str]:
         """The rules in words, numbered, and the fallback."""

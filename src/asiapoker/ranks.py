@@ -3,7 +3,7 @@
 >>> str(rank("As 2s 3s Jk"))
 'Straight flush, A-2-3-4 of spades'
 >>> str(rank("7h 7d Kc 3s"))
-'Pair of 7s, K-3 kickers'
+'Pair of sevens, K-3 kickers'
 >>> rank("7h 7d") < rank("7h 7d Kc 3s")   # rule 2.8
 True
 >>> rank("As Ks Qs")
@@ -31,23 +31,13 @@ CATEGORIES: tuple[str, ...] = _core.CATEGORIES
 """Category names, lowest (0) to highest (9); ``strength >> 16`` is the index (defined in the
 core, with the numbers its tables use)."""
 _SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
-_PLURAL = (
-    "2s",
-    "3s",
-    "4s",
-    "5s",
-    "6s",
-    "7s",
-    "8s",
-    "9s",
-    "10s",
-    "jacks",
-    "queens",
-    "kings",
-    "aces",
-)
+_PLURAL = ("twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
+           "jacks", "queens", "kings", "aces")
 _SHORT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-_SINGLE = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King", "Ace")
+_SINGLE = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack",
+           "Queen", "King", "Ace")
+"""A one-card hand as a player says it (ranks in words, as in "Pair of sevens"; the lists of
+kickers and of a straight's or flush's cards stay short: "K-3 kickers")."""
 
 
 def _straight_ranks(index: int, low: bool) -> str:

@@ -3,7 +3,8 @@
 :func:`write_report` reads the ``summary.json`` an :func:`asiapoker.analysis.analyze` run
 wrote and makes ``report.html`` (tables and figures, the pictures embedded so the page travels
 alone) and the figures as PNG and SVG files beside it.  Needs matplotlib
-(``pip install 'asiapoker[plots]'``).
+(the ``plots`` extra: ``pip install '.[plots]'`` in a clone, ``pip install
+'asiapoker[plots]'`` for a release).
 """
 
 from __future__ import annotations

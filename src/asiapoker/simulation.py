@@ -8,7 +8,7 @@ regulation round engine, card by card, is :mod:`asiapoker.table`.
 >>> simulate(0)
 Traceback (most recent call last):
 ...
-asiapoker.errors.WagerError: rounds must be 1 to 10000000000, got 0
+asiapoker.errors.OptionError: rounds must be 1 to 10000000000, got 0
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from . import _core
 from ._progress import Progress
 from ._validate import MAX_ROUNDS, call_user, index_array, run_kernel, whole_number, workers_count
 from .bonus import PayTable, TableLike
-from .errors import OptimalTableError, StrategyError, WagerError
+from .errors import OptimalTableError, OptionError, StrategyError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
 from .optimal import OptimalTable, OptimalTableLike, resolve_table
 from .rules import Rules, resolve
@@ -258,7 +258,7 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
 
     Raises
     ------
-    WagerError
+    OptionError
         ``rounds`` or ``seats`` out of range, an unknown ``player``, ``two_spots`` with an
         odd number of seats or another player, or ``optimal_table`` for players who do not
         read one.
@@ -282,25 +282,26 @@ def simulate(rounds: int, seats: int = 6, way: WayLike = DEFAULT_WAY,
     >>> r.rounds, r.seats, r.way, r.player
     (1000, 6, 'standard', 'house-way')
     """
-    whole_number(rounds, "rounds", 1, MAX_ROUNDS, error=WagerError)
-    whole_number(seats, "seats", 1, 6, error=WagerError)
+    whole_number(rounds, "rounds", 1, MAX_ROUNDS, error=OptionError)
+    whole_number(seats, "seats", 1, 6, error=OptionError)
     if not callable(player) and player not in ("house-way", "optimal"):
-        raise WagerError(f"player must be 'house-way', 'optimal' or a batch strategy (a "
-                         f"function of an n x 7 array that returns n split indices), got "
-                         f"{player!r}")
+        raise OptionError(f"player must be 'house-way', 'optimal' or a batch strategy (a "
+                          f"function of an n x 7 array that returns n split indices), got "
+                          f"{player!r}")
     label = player if isinstance(player, str) else getattr(player, "__name__", "strategy")
     if two_spots not in (False, True):
-        raise WagerError(f"two_spots must be True or False, got {two_spots!r}")
+        raise OptionError(f"two_spots must be True or False, got {two_spots!r}")
     if two_spots and (player != "optimal" or seats % 2):
-        raise WagerError(f"two_spots needs player='optimal' (the only strategy that uses the "
-                         f"other hand) and an even number of seats, got {label!r} and {seats}")
-    whole_number(seed, "seed", 0, error=WagerError)
-    workers = workers_count(workers, WagerError)
+        raise OptionError(f"two_spots needs player='optimal' (the only strategy that uses the "
+                          f"other hand) and an even number of seats, got player {label!r} and "
+                          f"{seats} seats")
+    whole_number(seed, "seed", 0, error=OptionError)
+    workers = workers_count(workers, OptionError)
     w, r = resolve_way(way), resolve(rules)
     pay_table = None if bonus_table is None else PayTable.named(bonus_table)
     if optimal_table not in (None, False) and (player != "optimal" or two_spots):
-        raise WagerError("optimal_table is for optimal players on one spot "
-                         "(player='optimal', two_spots=False)")
+        raise OptionError("optimal_table is for optimal players on one spot "
+                          "(player='optimal', two_spots=False)")
     lookup = (None if player != "optimal" or two_spots
               else resolve_table(optimal_table, w, r))
     nblocks = (rounds + BLOCK - 1) // BLOCK

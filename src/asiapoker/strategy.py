@@ -27,7 +27,8 @@ from .rack import (
 from .rules import Rules
 from .setting import SPLIT_POSITIONS
 
-__all__ = ["CardStrategy", "card_from_json", "card_splits", "card_to_json"]
+__all__ = ["CardStrategy", "card_from_json", "card_made_for", "card_splits", "card_to_json",
+           "made_for_warning"]
 
 # split index from (high positions as a 7-bit mask, low position)
 _SPLIT_OF = np.full(128 * 8, -1, dtype=np.int64)
@@ -95,17 +96,59 @@ class CardStrategy:
         return card_splits(self.card, hands, self.rules, self.way)[0]
 
 
-def card_to_json(card: RackCard) -> str:
-    """The card as JSON: its name and rules as [shape, placement, [[feature, op, value]]].
+def card_to_json(card: RackCard, made_for: dict[str, Any] | None = None) -> str:
+    """The card as JSON: its name and rules as [shape, placement, [[feature, op, value]]], and
+    (``made_for``) the house way and rule options it was made for.
 
     Parameters
     ----------
     card : RackCard
         The card.
+    made_for : dict, optional
+        ``{"way": name, "rules": Rules.to_dict()}``: what the card was made and priced for
+        (:func:`card_made_for` reads it back).
     """
-    return json.dumps({"name": card.name, "fallback": card.fallback, "rules": [
-        [r.shape, r.placement, [list(c) for c in r.conditions]] for r in card.rules]},
-        indent=1)
+    data: dict[str, Any] = {"name": card.name, "fallback": card.fallback, "rules": [
+        [r.shape, r.placement, [list(c) for c in r.conditions]] for r in card.rules]}
+    if made_for is not None:
+        data["made_for"] = made_for
+    return json.dumps(data, indent=1)
+
+
+def card_made_for(text: str | bytes) -> dict[str, Any] | None:
+    """The house way and rule options a card's JSON says it was made for (None when it says
+    nothing: a card written by hand).
+
+    Parameters
+    ----------
+    text : str or bytes
+        The card's JSON.
+    """
+    data = parse_json(text, "the card")
+    made = data.get("made_for") if isinstance(data, dict) else None
+    return made if isinstance(made, dict) else None
+
+
+def made_for_warning(made: dict[str, Any] | None, way: str, rules: Rules) -> str | None:
+    """One line when a card made for one way or rule options is used with others.
+
+    Parameters
+    ----------
+    made : dict or None
+        What the card records (:func:`card_made_for`).
+    way : str
+        The way it is used against.
+    rules : Rules
+        The rule options it is used under.
+    """
+    if made is None:
+        return None
+    if made.get("way") == way and made.get("rules", {}).get("a234") == rules.a234:
+        return None
+    theirs = made.get("rules", {})
+    return (f"the card was made for house way {made.get('way')} (a234="
+            f"{theirs.get('a234')}), not {way} (a234={rules.a234}): its figures and rules "
+            f"are for that way")
 
 
 def card_from_json(text: str | bytes) -> RackCard:

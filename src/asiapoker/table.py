@@ -30,7 +30,7 @@ import numpy as np
 from ._validate import call_user, whole_number
 from .bonus import PayTable, TableLike, bonus_hand
 from .cards import Card, card_of
-from .errors import AsiaPokerError, IllegalSettingError, WagerError
+from .errors import AsiaPokerError, IllegalSettingError, OptionError, WagerError
 from .house_way import DEFAULT_WAY, WayLike, resolve_way
 from .optimal import shipped_table
 from .rules import Rules, resolve
@@ -253,9 +253,10 @@ class Table:
 
     Raises
     ------
+    OptionError
+        ``seats``, ``dealing``, ``start``, ``rng`` or ``seed`` is not one the table takes.
     WagerError
-        ``seats``, ``dealing``, ``start``, ``strategy`` or ``payout_limit`` is not one the
-        table takes.
+        ``strategy`` or ``payout_limit`` is not one the table takes.
     BonusError
         ``bonus_table`` is not a pay table.
     HouseWayError
@@ -270,15 +271,15 @@ class Table:
                  seed: int | None = None, rng: np.random.Generator | None = None,
                  start: Literal["dice", "random"] = "dice",
                  strategy: Strategy = "house-way") -> None:
-        whole_number(seats, "seats", 1, 6, error=WagerError)
+        whole_number(seats, "seats", 1, 6, error=OptionError)
         if dealing not in ("shoe", "hand", "auto-shoe"):
-            raise WagerError(f"dealing must be 'shoe', 'hand' or 'auto-shoe', got {dealing!r}")
+            raise OptionError(f"dealing must be 'shoe', 'hand' or 'auto-shoe', got {dealing!r}")
         if start not in ("dice", "random"):
-            raise WagerError(f"start must be 'dice' or 'random', got {start!r}")
+            raise OptionError(f"start must be 'dice' or 'random', got {start!r}")
         if rng is not None and not isinstance(rng, np.random.Generator):
-            raise WagerError(f"rng must be a numpy Generator, got {rng!r}")
+            raise OptionError(f"rng must be a numpy Generator, got {rng!r}")
         if seed is not None:
-            whole_number(seed, "seed", 0, error=WagerError)
+            whole_number(seed, "seed", 0, error=OptionError)
         self.seats = seats
         self.way = resolve_way(way)
         self.rules = resolve(rules)

@@ -1,4 +1,5 @@
-"""A hand calculator in the browser: ``asiapoker serve`` (needs ``pip install 'asiapoker[web]'``).
+"""A hand calculator in the browser: ``asiapoker serve`` (needs the ``web`` extra:
+``pip install '.[web]'`` in a clone, ``pip install 'asiapoker[web]'`` for a release).
 
 :func:`create_app` makes a small ASGI app (Starlette) with the page at ``/`` and a JSON API:
 
@@ -38,7 +39,7 @@ from typing import Any
 from ._validate import whole_number
 from .bonus import PayTable, bonus_hand
 from .cards import to_ids
-from .errors import AsiaPokerError, MissingExtraError, OptionError
+from .errors import AsiaPokerError, MissingExtraError, OptionError, install_hint
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
 from .rules import Rules, resolve
 from .solver import dealer_model, model_ready, solve
@@ -53,7 +54,7 @@ _WAY_TEXT = {"standard": "the default: a written rack card of 40 plain rules a d
                          "follow, derived from the equilibrium way",
              "equilibrium": "the dealer's exact best response, iterated from classic (six "
                             "iterations)",
-             "classic": "the classic way of the regulations' examples (rule 5.2)",
+             "classic": "the classic way of the regulations' examples (rule 5.4)",
              "medium-first": "the legal setting with the best medium hand, then low, then high",
              "high-first": "the legal setting with the best high hand, then medium, then low"}
 
@@ -136,8 +137,8 @@ def create_app(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *,
         from starlette.responses import HTMLResponse, JSONResponse, Response
         from starlette.routing import Route
     except ImportError:
-        raise MissingExtraError("asiapoker serve needs Starlette and uvicorn: pip install "
-                                "'asiapoker[web]'") from None
+        raise MissingExtraError(f"asiapoker serve needs Starlette and uvicorn (the web extra): "
+                                f"{install_hint('web')}") from None
     if (isinstance(rate, bool) or not isinstance(rate, (int, float)) or not math.isfinite(rate)
             or rate <= 0):
         raise OptionError(f"rate must be a number of solves a second > 0, got {rate!r}")
@@ -379,8 +380,8 @@ def make_server(app: Any, host: str = "127.0.0.1", port: int = 8000,
     try:
         import uvicorn
     except ImportError:
-        raise MissingExtraError("asiapoker serve needs uvicorn: pip install "
-                                "'asiapoker[web]'") from None
+        raise MissingExtraError(f"asiapoker serve needs uvicorn (the web extra): "
+                                f"{install_hint('web')}") from None
     config = uvicorn.Config(app, host=host, port=port, log_level="warning",
                             http=_protocol(), timeout_keep_alive=5, proxy_headers=proxy,
                             forwarded_allow_ips="127.0.0.1,::1" if proxy else "")
