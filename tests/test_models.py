@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from asiapoker import Rules, _files, _models, count_splits
-from asiapoker._compile import code_digest
+from asiapoker._cache import code_digest
 from asiapoker._core import DealerModel
 from asiapoker._models import _SAMPLED_CLASSES, MODEL_CACHE, cached_model, dealer_model_arrays
 from asiapoker.house_way import resolve_way

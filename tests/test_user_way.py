@@ -66,7 +66,8 @@ def test_rack_card_example_on_hands():
 def test_cache_entries_are_exact_identities(tmp_path):
     """Names and keys that a slug would fold together, other functions, other closures of one
     factory: each its own entry."""
-    from asiapoker._compile import cache_path, function_identity
+    from asiapoker._cache import cache_path
+    from asiapoker._compile import function_identity
 
     def make(way):
         def f(cards):

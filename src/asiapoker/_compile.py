@@ -12,8 +12,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import inspect
-import json
-import os
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -22,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _core, _files
+from . import _cache, _core
 from ._classes import class_representatives
 from ._progress import Progress, ProgressCallback
 from ._validate import run_kernel, whole_number
@@ -36,15 +34,6 @@ _SPLIT_OF = {(sum(1 << p for p in h), lo): k for k, (h, _, lo) in enumerate(SPLI
 WayFunction = Callable[[tuple[Card, ...]], Any]
 
 
-def default_cache_dir() -> Path:
-    """``$ASIAPOKER_CACHE_DIR``, else ``$XDG_CACHE_HOME/asiapoker``, else
-    ``~/.cache/asiapoker``."""
-    if os.environ.get("ASIAPOKER_CACHE_DIR"):
-        return Path(os.environ["ASIAPOKER_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "asiapoker"
-
-
 def _keys(hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     arr = np.ascontiguousarray(hands)
     out = np.empty(len(arr), dtype=np.int64)
@@ -52,9 +41,6 @@ def _keys(hands: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return out
 
 
-_SOURCES = ("_classes.py", "_compile.py", "_models.py")
-"""The sources the class list and the models derived from it come from, besides the core's
-own (every ``_core/*.pyx`` and ``*.pxd``, as they ship with the package)."""
 CLASS_CACHE = "class-table-cache"
 SEVEN_CARD_CLASSES = 829_504
 """The classes of seven cards up to suit renaming and equal strengths (the class table's size)."""
@@ -63,22 +49,6 @@ _SAMPLED_REPS = 4096
 
 
 @functools.cache
-def code_digest() -> str | None:
-    """sha256 of the sources the class list and the dealer models' layout depend on, or None
-    when one is missing (then nothing derived from them is cached on disk)."""
-    h = hashlib.sha256()
-    here = Path(__file__).resolve().parent
-    core = sorted(p for p in (here / "_core").iterdir() if p.suffix in (".pyx", ".pxd"))
-    if not any(p.suffix == ".pyx" for p in core):
-        return None
-    for path in (*core, *(here / name for name in _SOURCES)):
-        try:
-            h.update(path.name.encode() + b"\0" + path.read_bytes())
-        except OSError:
-            return None
-    return h.hexdigest()
-
-
 def _build_class_table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     reps = class_representatives()
     keys = _keys(reps)
@@ -87,42 +57,42 @@ def _build_class_table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
 
 
 def _cached_class_table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """The class table from the disk cache (verified, and its keys checked sorted), else built
-    and saved; ``ASIAPOKER_MODEL_CACHE=0`` builds it without the cache."""
-    digest = code_digest()
-    if digest is None or os.environ.get("ASIAPOKER_MODEL_CACHE") == "0":
+    """The class table from the disk cache (:mod:`asiapoker._cache`: verified, and what it
+    means checked), else built and saved."""
+    if not _cache.enabled():
         return _build_class_table()
-    identity = {"code_sha256": digest}
-    path = cache_path(default_cache_dir(), CLASS_CACHE, identity)
-    if path.exists():
-        try:
-            _, arrays = _files.read(path, CLASS_CACHE, identity)
-            keys, reps = arrays.get("keys"), arrays.get("reps")
-            if (keys is None or reps is None or set(arrays) != {"keys", "reps"}
-                    or keys.dtype != np.int64 or reps.dtype != np.int8
-                    or reps.shape != (SEVEN_CARD_CLASSES, 7) or keys.shape != (len(reps),)
-                    or not (np.diff(keys) > 0).all()
-                    or int(reps.min(initial=0)) < 0 or int(reps.max(initial=0)) > 52):
-                raise FileError(f"{str(path)!r} does not hold the class table")
-            # what it means: every row a hand of sorted, distinct ids, and (on a sample spread
-            # over the table) the hand of the class its key names; with distinct sorted keys,
-            # as many as there are classes, that is every class once
-            some = np.sort(np.random.default_rng(0).choice(len(reps), _SAMPLED_REPS,
-                                                           replace=False))
-            try:
-                same = bool(all((reps[:, c + 1] > reps[:, c]).all() for c in range(6))
-                            and (_keys(reps[some]) == keys[some]).all())
-            except AsiaPokerError:
-                same = False
-            if not same:
-                raise FileError(f"{str(path)!r}: its representatives are not of their classes")
-            return keys, reps.astype(np.int64)
-        except FileError as exc:
-            warnings.warn(f"rebuilding the class-table cache: {exc}", stacklevel=4)
+    identity = {"code_sha256": _cache.code_digest()}
+    path = _cache.cache_path(_cache.default_cache_dir(), CLASS_CACHE, identity)
+    arrays = _cache.load(path, CLASS_CACHE, identity, "class-table",
+                         lambda a: _check_class_table(a, str(path)))
+    if arrays is not None:
+        return arrays["keys"], arrays["reps"].astype(np.int64)
     keys, reps = _build_class_table()
-    _files.write_cache(path, CLASS_CACHE, identity, {"keys": keys, "reps": reps.astype(np.int8)},
-                       "class-table")
+    _cache.save(path, CLASS_CACHE, identity, {"keys": keys, "reps": reps.astype(np.int8)},
+                "class-table")
     return keys, reps
+
+
+def _check_class_table(arrays: dict[str, npt.NDArray[Any]], where: str) -> None:
+    """What a cached class table must be: distinct sorted keys, one for each class, and (on a
+    sample spread over the table) every row a hand of sorted, distinct ids of the class its
+    key names; with distinct sorted keys, as many as there are classes, that is every class
+    once."""
+    keys, reps = arrays.get("keys"), arrays.get("reps")
+    if (keys is None or reps is None or set(arrays) != {"keys", "reps"}
+            or keys.dtype != np.int64 or reps.dtype != np.int8
+            or reps.shape != (SEVEN_CARD_CLASSES, 7) or keys.shape != (len(reps),)
+            or not (np.diff(keys) > 0).all()
+            or int(reps.min(initial=0)) < 0 or int(reps.max(initial=0)) > 52):
+        raise FileError(f"{where!r} does not hold the class table")
+    some = np.sort(np.random.default_rng(0).choice(len(reps), _SAMPLED_REPS, replace=False))
+    try:
+        same = bool(all((reps[:, c + 1] > reps[:, c]).all() for c in range(6))
+                    and (_keys(reps[some]) == keys[some]).all())
+    except AsiaPokerError:
+        same = False
+    if not same:
+        raise FileError(f"{where!r}: its representatives are not of their classes")
 
 
 @functools.cache
@@ -258,13 +228,6 @@ def keys_digest() -> str:
     return hashlib.sha256(class_table()[0].tobytes()).hexdigest()
 
 
-def cache_path(folder: Path, kind: str, identity: dict[str, Any]) -> Path:
-    """The cache file of ``identity``: named by a hash of the whole identity (no lossy
-    slug), which the file also records and :func:`load_cached` verifies."""
-    text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
-    return folder / f"{kind}-{hashlib.sha256(text.encode()).hexdigest()[:32]}.npz"
-
-
 _CACHE_NAMES = {"house-way-cache": "house-way", "best-response-cache": "best-response"}
 
 
@@ -272,26 +235,21 @@ def load_cached(path: Path, kind: str, identity: dict[str, Any]) -> npt.NDArray[
     """The cached class table of ``identity``, or None when the file is missing; a damaged or
     foreign file is never used: a warning names it (and the cache, by ``kind``) and the
     caller rebuilds it."""
-    if not path.exists():
-        return None
-    try:
-        _, arrays = _files.read(path, kind, identity)
+    def check(arrays: dict[str, npt.NDArray[Any]]) -> None:
         splits = arrays.get("splits")
-        if (splits is None or splits.dtype != np.uint8 or splits.shape != (len(class_table()[0]),)
+        if (splits is None or set(arrays) != {"splits"} or splits.dtype != np.uint8
+                or splits.shape != (len(class_table()[0]),)
                 or int(splits.max(initial=0)) >= 105):
             raise FileError(f"{str(path)!r} does not hold a class table")
-    except FileError as exc:
-        warnings.warn(f"rebuilding the {_CACHE_NAMES.get(kind, kind)} cache: {exc}",
-                      stacklevel=3)
-        return None
-    return splits
+    arrays = _cache.load(path, kind, identity, _CACHE_NAMES.get(kind, kind), check)
+    return None if arrays is None else arrays["splits"]
 
 
 def save_cached(path: Path, kind: str, identity: dict[str, Any],
                 splits: npt.NDArray[np.uint8]) -> None:
-    """Write a cache file atomically (:func:`asiapoker._files.write_cache`); a read-only or
-    full cache folder is a warning, not a failure (the answer is still returned)."""
-    _files.write_cache(path, kind, identity, {"splits": splits}, _CACHE_NAMES.get(kind, kind))
+    """Write a cache file (:func:`asiapoker._cache.save`); a read-only or full cache folder is
+    a warning, not a failure (the answer is still returned)."""
+    _cache.save(path, kind, identity, {"splits": splits}, _CACHE_NAMES.get(kind, kind))
 
 
 def function_identity(fn: WayFunction) -> dict[str, Any]:
@@ -332,8 +290,8 @@ def compile_way(fn: WayFunction, name: str, cache_key: str | None, cache_dir: Pa
     keys, reps = class_table()
     identity = {"name": name, "cache_key": cache_key, "function": function_identity(fn),
                 "class_keys_sha256": keys_digest()}
-    path = None if cache_key is None else cache_path(cache_dir or default_cache_dir(),
-                                                     WAY_CACHE, identity)
+    path = None if cache_key is None else _cache.cache_path(
+        cache_dir or _cache.default_cache_dir(), WAY_CACHE, identity)
     splits = load_cached(path, WAY_CACHE, identity) if path is not None else None
     way = CompiledWay(fn, name, keys, reps, np.zeros(len(keys), dtype=np.uint8))
     way.cache_file = path

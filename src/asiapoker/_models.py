@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import functools
 import math
-import os
-import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from . import _core, _files
+from . import _cache, _core
 from ._classes import (
     flush_classes,
     flush_rep,
@@ -32,7 +30,6 @@ from ._classes import (
     subsets,
     with_joker,
 )
-from ._compile import cache_path, code_digest, default_cache_dir
 from ._validate import run_kernel
 from .errors import FileError
 
@@ -306,24 +303,23 @@ def cached_model(way_key: tuple[str, Any], a234_low: int, triples: Triples
     from the cache when a verified file is there, else built from ``triples`` and saved.
     ``$ASIAPOKER_CACHE_DIR`` names the cache folder; ``ASIAPOKER_MODEL_CACHE=0`` turns
     this cache off."""
-    digest = code_digest()
-    if digest is None or os.environ.get("ASIAPOKER_MODEL_CACHE") == "0":
+    if not _cache.enabled():
         return build_dealer_model(triples, a234_low)
-    identity = {"way": list(way_key), "a234_low": a234_low, "code_sha256": digest}
-    path = cache_path(default_cache_dir(), MODEL_CACHE, identity)
-    if path.exists():
+    identity = {"way": list(way_key), "a234_low": a234_low, "code_sha256": _cache.code_digest()}
+    path = _cache.cache_path(_cache.default_cache_dir(), MODEL_CACHE, identity)
+    built: list[_core.DealerModel] = []
+
+    def check(arrays: dict[str, npt.NDArray[Any]]) -> None:
+        _check(arrays, a234_low, triples)
         try:
-            _, arrays = _files.read(path, MODEL_CACHE, identity)
-            _check(arrays, a234_low, triples)
-            try:
-                model = _core.DealerModel(a234_low, **arrays)
-            except (TypeError, ValueError) as exc:      # pragma: no cover - _check is stricter
-                raise FileError(f"not a dealer model: {exc}") from None
-            _check_solves(model)
-            return model
-        except FileError as exc:
-            warnings.warn(f"rebuilding the dealer-model cache {str(path)!r}: {exc}",
-                          stacklevel=3)
+            model = _core.DealerModel(a234_low, **arrays)
+        except (TypeError, ValueError) as exc:      # pragma: no cover - _check is stricter
+            raise FileError(f"{str(path)!r} is not a dealer model: {exc}") from None
+        _check_solves(model)
+        built.append(model)
+
+    if _cache.load(path, MODEL_CACHE, identity, "dealer-model", check) is not None:
+        return built[0]
     arrays = dealer_model_arrays(triples, a234_low)
-    _files.write_cache(path, MODEL_CACHE, identity, arrays, "dealer-model")
+    _cache.save(path, MODEL_CACHE, identity, arrays, "dealer-model")
     return _core.DealerModel(a234_low, **arrays)

@@ -35,11 +35,9 @@ from typing import Literal, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
+from . import _cache, _core
 from ._compile import (
-    cache_path,
     class_table,
-    default_cache_dir,
     keys_digest,
     load_cached,
     save_cached,
@@ -201,8 +199,8 @@ def best_response(way: WayLike, rules: Rules | None = None, *, side: Side = "dea
     identity = {"side": side, "way": w.name, "way_digest": source, "a234": r.a234,
                 "class_keys_sha256": keys_digest()}
     if cache:
-        folder = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-        path = cache_path(folder, BEST_RESPONSE_CACHE, identity)
+        folder = Path(cache_dir) if cache_dir is not None else _cache.default_cache_dir()
+        path = _cache.cache_path(folder, BEST_RESPONSE_CACHE, identity)
     splits = load_cached(path, BEST_RESPONSE_CACHE, identity) if path is not None else None
     if splits is None:
         bar = Progress(len(reps), f"best response ({side}) to {w.name!r}",

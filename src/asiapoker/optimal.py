@@ -421,13 +421,15 @@ class OptimalTable:
     def _check_legal(self) -> None:
         hands = player_classes()[0]
         rules = Rules(a234=self.a234)  # type: ignore[arg-type]
-        b = self.best
-        direct = b >= 0
-        st = chosen_strengths(hands, np.where(direct, b, 0).astype(np.int64), rules)
-        bad = np.flatnonzero(direct & ~((st[:, 0] > st[:, 1]) & (st[:, 1] > st[:, 2])))
-        if len(bad):
-            raise self._fail(int(bad[0]), f"has best split {int(b[bad[0]])}, which is not "
-                             f"legal")
+        step = 1 << 20                        # in pieces: bounded memory
+        for lo in range(0, PLAYER_CLASSES, step):
+            b = self.best[lo:lo + step]
+            direct = b >= 0
+            st = chosen_strengths(hands[lo:lo + step], np.where(direct, b, np.int64(0)), rules)
+            bad = np.flatnonzero(direct & ~((st[:, 0] > st[:, 1]) & (st[:, 1] > st[:, 2])))
+            if len(bad):
+                raise self._fail(lo + int(bad[0]), f"has best split {int(b[bad[0]])}, which "
+                                 f"is not legal")
         bits = np.unpackbits(self.tie_mask, axis=1, bitorder="little")[:, :105]
         row, k = np.nonzero(bits)
         if len(row):

@@ -12,11 +12,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
+from . import _cache, _core
 from ._classes import multisets, rank_counts
+from ._files import contents_digest
 from ._validate import as_card_array, run_kernel
 from .cards import to_ids
-from .errors import AsiaPokerError
+from .errors import AsiaPokerError, FileError
 
 __all__ = ["PLAYER_CLASSES", "PLAYER_HANDS", "class_codes", "class_groups", "class_of",
            "player_classes"]
@@ -31,8 +32,15 @@ PLAYER_CLASSES = 6_972_147
 """The number of classes of seven-card hands up to suit renaming (:func:`player_classes`)."""
 
 
-@functools.cache
-def _classes() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+CLASS_LIST_DIGEST = "8979f390d3fadf6ab39dc7f4c60cf6411536a3792e2d1829b664544beafe4332"
+"""The class list's own digest (:func:`asiapoker._files.contents_digest` of its hands, weights
+as uint8 and rank-multiset groups): a copy in the disk cache is used only when its contents
+have exactly this digest, so no file can change the list."""
+CLASS_LIST_CACHE = "class-list-cache"
+
+
+def _build_classes() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64],
+                              npt.NDArray[np.int32]]:
     ms7, ms6 = multisets(7, 4), multisets(6, 4)
     counts = np.concatenate([rank_counts(ms7), rank_counts(ms6)]).astype(np.int8)
     joker = np.r_[np.zeros(len(ms7), np.uint8), np.ones(len(ms6), np.uint8)]
@@ -43,7 +51,32 @@ def _classes() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray
     n = _core.suit_classes_kernel(counts, joker, out, weight, group)
     if n < 0:  # pragma: no cover - the count is fixed
         raise AsiaPokerError("more classes than expected")
-    arrays = (out[:n].copy(), weight[:n].copy(), group[:n].copy())
+    return out[:n].copy(), weight[:n].copy(), group[:n].copy()
+
+
+def _check_list(arrays: dict[str, npt.NDArray[Any]]) -> None:
+    if set(arrays) != {"hands", "weights", "groups"} or contents_digest(
+            arrays) != CLASS_LIST_DIGEST:
+        raise FileError("a cached class list that is not the class list")
+
+
+@functools.cache
+def _classes() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+    """The class list: from the disk cache when a copy there has :data:`CLASS_LIST_DIGEST`
+    (a tenth of a second to read and check), else listed in the core (about 1.5 s) and
+    saved."""
+    identity = {"classes": PLAYER_CLASSES, "digest": CLASS_LIST_DIGEST}
+    path = _cache.cache_path(_cache.default_cache_dir(), CLASS_LIST_CACHE, identity)
+    cached = (_cache.load(path, CLASS_LIST_CACHE, identity, "class-list", _check_list)
+              if _cache.enabled() else None)
+    if cached is not None:
+        arrays = (cached["hands"], cached["weights"].astype(np.int64), cached["groups"])
+    else:
+        arrays = _build_classes()
+        if _cache.enabled():
+            _cache.save(path, CLASS_LIST_CACHE, identity, {
+                "hands": arrays[0], "weights": arrays[1].astype(np.uint8),
+                "groups": arrays[2]}, "class-list")
     for a in arrays:
         a.setflags(write=False)
     return arrays
