@@ -137,3 +137,34 @@ def test_a_wrong_way_table_says_which_digests_differ(forged):
                                                 r"digest [0-9a-f]{12}\.\.\.\), not for classic "
                                                 r"under a234=high.*way digest [0-9a-f]{12}"):
         ap.best_splits(HAND, "classic", table=forged["all-104"])
+
+
+def test_the_class_list_digest_is_the_lists_own():
+    from asiapoker import suit_classes as sc
+    hands, weights, groups = sc._build_classes()
+    assert _files.contents_digest({"hands": hands, "weights": weights.astype(np.uint8),
+                                   "groups": groups}) == sc.CLASS_LIST_DIGEST
+
+
+def test_a_forged_class_list_cache_is_rebuilt(tmp_path, monkeypatch):
+    """A cached class list with two classes swapped (its own checksum right) is not the
+    list: it is rebuilt with a warning naming the file, and the list is the true one."""
+    from asiapoker import _cache
+    from asiapoker import suit_classes as sc
+    monkeypatch.setenv("ASIAPOKER_CACHE_DIR", str(tmp_path))
+    identity = {"classes": PLAYER_CLASSES, "digest": sc.CLASS_LIST_DIGEST}
+    path = _cache.cache_path(tmp_path, sc.CLASS_LIST_CACHE, identity)
+    hands, weights, groups = (np.array(a) for a in sc._classes())
+    hands[[5, 6]] = hands[[6, 5]]
+    _files.write(path, sc.CLASS_LIST_CACHE, identity, {
+        "hands": hands, "weights": weights.astype(np.uint8), "groups": groups})
+    sc._classes.cache_clear()
+    try:
+        with pytest.warns(UserWarning, match=r"rebuilding the class-list cache: .*class-list"):
+            again = sc._classes()
+        assert (again[0] == sc._build_classes()[0]).all()           # the true list
+        assert not (again[0][[5, 6]] == hands[[5, 6]]).all()
+        sc._classes.cache_clear()
+        assert (sc._classes()[0] == again[0]).all()          # the rebuilt file is read back
+    finally:
+        sc._classes.cache_clear()
