@@ -241,6 +241,14 @@ API = [
     ("solve-many-workers-huge", lambda: ap.solve_many(GOOD, workers=10**9), OptionError,
      "workers must be 1 to 256"),
     ("exploitability-huge", lambda: exploitability(hands=10**8), OptionError, "hands"),
+    ("analyze-every-split-text", lambda: ap.analysis.analyze(every_split="yes"), OptionError,
+     "every_split must be True or False, got 'yes'"),
+    ("analyze-every-split-no-out", lambda: ap.analysis.analyze(every_split=True), OptionError,
+     "needs out="),
+    ("split-counts-not-a-run", lambda: ap.analysis.load_split_counts("no-such-run"), RunError,
+     "no-such-run"),
+    ("evaluate-not-a-run", lambda: ap.analysis.evaluate("classic", "no-such-run"), RunError,
+     "no-such-run"),
     ("server-host", lambda: _web().make_server(None, host=""), OptionError, "host"),
 ]
 

@@ -1,4 +1,4 @@
-"""Check that an sdist holds what building the package needs: every ``.pyx``, ``.pxd`` and
+"""Check that an sdist holds what building the package needs: every ``.pyx``, ``.pxd``, ``.h`` and
 ``.pyi`` file and every data file of the source tree, besides ``setup.py`` and
 ``pyproject.toml`` (tools/check_package.sh runs it).
 
@@ -12,7 +12,7 @@ import tarfile
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "asiapoker"
-NEEDED = ("*.pyx", "*.pxd", "*.pyi", "py.typed", "data/*", "static/*")
+NEEDED = ("*.pyx", "*.pxd", "*.pyi", "*.h", "py.typed", "data/*", "static/*")
 
 
 def main(path: str) -> int:

@@ -37,14 +37,16 @@ from ._runs import (
 )
 from ._validate import MAX_HANDS, as_card_array, run_kernel, whole_number, workers_count
 from .equilibrium import way_digest
-from .errors import HouseWayError, RunError, StrategyError, require_extra
+from .errors import HouseWayError, OptionError, RunError, StrategyError, require_extra
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, house_way_splits, resolve_way
+from .optimal import OptimalTable
 from .parquet import write_parquet
 from .rack import SHAPES, hand_facts
 from .rules import Rules, resolve
 from .sampling import Z95, random_hands
 from .simulation import strategy_splits
 from .solver import DEALER_HANDS, dealer_model, solve_many
+from .split_counts import SPLIT_KEYS, SplitCounts, pack_splits
 from .suit_classes import (
     PLAYER_CLASSES,
     PLAYER_HANDS,
@@ -53,7 +55,7 @@ from .suit_classes import (
 )
 
 __all__ = ["COST_EDGES", "HAND_SHAPES", "Analysis", "Figures", "PlayerLike", "analyze",
-           "exact_house_edges", "hand_shapes", "solve_classes"]
+           "evaluate", "exact_house_edges", "hand_shapes", "load_split_counts", "solve_classes"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -320,9 +322,10 @@ class _Totals:
 
 
 _COL = {"optimal": "best", "house-way": "house_way", "strategy": "player"}
-_UNHASHED = frozenset({"best_ties"})
+_UNHASHED = frozenset({"best_ties", *SPLIT_KEYS})
 """chunk columns left out of ``results_sha256`` (added after the shipped digests were made;
-each is a function of the hashed columns' inputs, and its own figure is in the summary)"""
+each is a function of the hashed columns' inputs, and its own digest or figure is in the
+summary), so an every-split run has the same ``results_sha256`` as a plain one"""
 
 
 def _int_sums(cell: npt.NDArray[np.int64], values: npt.NDArray[np.int64],
@@ -350,17 +353,20 @@ class _ChunkWork:
     rules: Rules
     strategy: HouseWay | Callable[[npt.NDArray[np.int8]], Any] | None
     edges: tuple[int, ...]
+    every_split: bool = False
 
     def __call__(self, c: int) -> dict[str, npt.NDArray[Any]]:
         hands = np.ascontiguousarray(player_classes()[0][self.edges[c]:self.edges[c + 1]])
-        out = solve_classes(hands, self.way, self.rules, self.strategy)
+        out = solve_classes(hands, self.way, self.rules, self.strategy, self.every_split)
+        if self.every_split:
+            out.update(pack_splits(hands, out.pop("wins"), self.rules))
         out["shape"] = hand_shapes(hands, self.rules)
         return out
 
 
 def solve_classes(hands: npt.NDArray[np.int8], way: HouseWay, rules: Rules,
-                  strategy: HouseWay | Callable[[npt.NDArray[np.int8]], Any] | None = None
-                  ) -> dict[str, npt.NDArray[Any]]:
+                  strategy: HouseWay | Callable[[npt.NDArray[np.int8]], Any] | None = None,
+                  every_split: bool = False) -> dict[str, npt.NDArray[Any]]:
     """Per-row results of checked seven-card rows against ``way``: the best split and its
     wins, the house way's split and its wins, and the strategy's when given (split indices
     into :data:`asiapoker.SPLIT_POSITIONS` of each row).  Rows that share a rank multiset
@@ -377,12 +383,14 @@ def solve_classes(hands: npt.NDArray[np.int8], way: HouseWay, rules: Rules,
         The rule options.
     strategy : HouseWay or BatchStrategy, optional
         A third player, set by a way or a batch strategy.
+    every_split : bool, default False
+        Also return ``wins``, every split's count (n x 105).
 
     Returns
     -------
     dict of str to numpy.ndarray
         ``best``, ``best_wins``, ``house_way``, ``house_way_wins``, ``best_ties`` and, with a
-        strategy, ``player`` and ``player_wins``.
+        strategy, ``player`` and ``player_wins``; with ``every_split``, ``wins``.
 
     Raises
     ------
@@ -404,6 +412,8 @@ def solve_classes(hands: npt.NDArray[np.int8], way: HouseWay, rules: Rules,
             sp = strategy_splits(strategy, hands)
         out["player"] = sp.astype(np.int8)
         out["player_wins"] = wins[rows, sp]
+    if every_split:
+        out["wins"] = wins
     return out
 
 
@@ -444,7 +454,8 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
             player: PlayerLike = "optimal", *, out: str | os.PathLike[str] | None = None,
             workers: int | None = None, client: Any = None,
             shard: str | tuple[int, int] | None = None, sample: int | None = None,
-            seed: int = 0, progress: bool | None = None, parquet: bool = False) -> Analysis:
+            seed: int = 0, progress: bool | None = None, parquet: bool = False,
+            every_split: bool = False) -> Analysis:
     """The whole game against ``way``, exactly, or estimated from a sample.
 
     Every one of the 6,972,147 classes of player hands
@@ -483,6 +494,10 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
     parquet : bool, default False
         Also write every class's figures to ``classes.parquet`` in ``out`` (the ``analysis``
         extra, pyarrow).
+    every_split : bool, default False
+        Also keep, in ``out``, the count of dealer hands each of the 105 splits of every class
+        beats (1.7 GB for the whole game): :func:`load_split_counts` reads them, and
+        :func:`evaluate` prices any strategy from them exactly, without a run of its own.
 
     Returns
     -------
@@ -511,6 +526,11 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
     workers = workers_count(workers)
     players = ["optimal", "house-way"] + (["strategy"] if strategy is not None else [])
     meta: dict[str, Any] = {"way_name": w.name, "player_label": label}
+    if not isinstance(every_split, bool):
+        raise OptionError(f"every_split must be True or False, got {every_split!r}")
+    if every_split and (out is None or sample is not None):
+        raise OptionError("every_split keeps every split's count in a run directory: it "
+                          "needs out= (and no sample)")
     if sample is not None:
         return _sample(w, r, label, strategy, players, whole_number(sample, "sample", 2, MAX_HANDS),
                        whole_number(seed, "seed", 0), workers)
@@ -524,13 +544,13 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
     nchunks = len(edges) - 1
     params = {"way": w.name, "way_digest": way_digest(w, r), "rules": r.to_dict(),
               "player": label, "classes": len(hands), "chunks": nchunks,
-              "chunk_digest": digest([edges])}
+              "chunk_digest": digest([edges]), **({"every_split": True} if every_split else {})}
     mine = shard_chunks(nchunks, sh)
     if not mine:                    # refused before any work: no figure from nothing
         raise RunError(f"shard {sh[0] if sh else 0}/{sh[1] if sh else 1} holds no chunk: the "
                        f"run has {nchunks:,} chunks, so a shard I/N needs I < {nchunks:,}")
     run = RunDir(out, params) if out is not None else None
-    work = _ChunkWork(w, r, strategy, tuple(int(e) for e in edges))
+    work = _ChunkWork(w, r, strategy, tuple(int(e) for e in edges), every_split)
     todo = [c for c in mine if run is None or not run.done(c)]
     totals = _Totals(players)
     t0 = time.perf_counter()
@@ -553,9 +573,12 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
     everything = run is not None and all(run.chunk_path(c).exists() for c in range(nchunks))
     cover = range(nchunks) if everything else mine
     sha = hashlib.sha256()
+    split_sha = hashlib.sha256()
     ties = 0
     for c in cover:
         data = held[c] if run is None else run.load(c)
+        for key in SPLIT_KEYS if every_split else ():
+            split_sha.update(little_endian(data[key]))
         lo, hi = edges[c], edges[c + 1]
         totals.add(data, weights[lo:hi], data["shape"], hands[lo:hi, 6] == 52)
         ties += int(np.count_nonzero(data["best_ties"]))
@@ -564,6 +587,8 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
                 sha.update(key.encode() + little_endian(data[key]))
     meta["results_sha256"] = sha.hexdigest()
     meta["classes_with_ties"] = ties        # best settings of unequal strengths (best_ties)
+    if every_split:
+        meta["split_counts_sha256"] = split_sha.hexdigest()   # SplitCounts.digest()
     result = totals.analysis(pays, way=w.name, way_digest=params["way_digest"], rules=r,
                              player=label, complete=len(cover) == nchunks, seconds=seconds,
                              meta=meta)
@@ -576,6 +601,108 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
                            if k in ("way", "way_digest", "rules", "player")}, r.pays,
                           HAND_SHAPES)
     return result
+
+
+def load_split_counts(run: str | os.PathLike[str], partial: bool = False) -> SplitCounts:
+    """The count of dealer hands every split of every class beats, from a run made with
+    ``analyze(..., every_split=True, out=run)``: an array-like of shape (6,972,147, 105),
+    read chunk by chunk (each verified), with illegal splits as -1 (they foul).
+
+    Parameters
+    ----------
+    run : path
+        The run directory.
+    partial : bool, default False
+        Take a run whose chunks are not all there (a shard).
+
+    Raises
+    ------
+    RunError
+        Not a run, a run without every split, one over another class list, or an unfinished
+        run without ``partial``.
+
+    Examples
+    --------
+    >>> load_split_counts("no-such-run")
+    Traceback (most recent call last):
+    ...
+    asiapoker.errors.RunError: 'no-such-run' is not an analyze run: no such file ...
+    """
+    return SplitCounts(run, partial)
+
+
+def evaluate(player: PlayerLike | OptimalTable, run: str | os.PathLike[str], *,
+             partial: bool = False, progress: bool | None = None) -> Analysis:
+    """The exact figures of ``player`` over the whole game, from an every-split run of the
+    dealer's way (``analyze(way, rules, every_split=True, out=run)``): each class's setting by
+    ``player`` is looked up among the run's stored counts, so no run of the player's own is
+    needed.  The same figures, integer for integer, as ``analyze(way, rules, player, ...)``.
+
+    Parameters
+    ----------
+    player : PlayerLike or OptimalTable
+        A house way (by name or value), a batch strategy (a function of an n x 7 int8 array
+        of hands returning n split indices, such as a :class:`asiapoker.CardStrategy`), or an
+        optimal-play table.
+    run : path
+        The every-split run.
+    partial : bool, default False
+        Evaluate over the chunks a shard holds (``complete`` is then False).
+    progress : bool, optional
+        A progress bar on stderr (default: when stderr is a terminal).
+
+    Returns
+    -------
+    Analysis
+        The figures of optimal play, of house-way play and of ``player``, naming the run's
+        way and rules.
+
+    Raises
+    ------
+    RunError
+        ``run`` is not a finished every-split run (or a chunk of it is damaged: the message
+        names the file).
+    StrategyError
+        ``player`` raised or returned bad splits.
+    """
+    counts = SplitCounts(run, partial)
+    if isinstance(player, OptimalTable):
+        label, strategy = f"table:{player.way}", player.best_splits
+    else:
+        label, strategy = _resolve_player(player)
+    as_way = getattr(strategy, "as_house_way", None)   # a card: set by its class table
+    if callable(as_way):
+        strategy = as_way() or strategy
+    r = counts.rules
+    players = ["optimal", "house-way"] + (["strategy"] if strategy is not None else [])
+    totals = _Totals(players)
+    hands, weights = player_classes()
+    t0 = time.perf_counter()
+    nchunks = len(counts.edges) - 1
+
+    def chunk_totals(lo: int, hi: int, data: dict[str, npt.NDArray[Any]]) -> _Totals:
+        h = np.ascontiguousarray(hands[lo:hi])
+        if strategy is not None:
+            sp = (house_way_splits(h, strategy, r).astype(np.intp)
+                  if isinstance(strategy, HouseWay) else strategy_splits(strategy, h))
+            won = data["counts"][np.arange(hi - lo), sp]
+            data["player_wins"] = np.maximum(won, 0).astype(np.int64)   # a foul: none
+        part = _Totals(players)
+        part.add(data, weights[lo:hi], data["shape"], h[:, 6] == 52)
+        return part
+
+    bar = chunk_bar(nchunks - len(counts.missing), 0, progress)
+    try:
+        for part in counts.map(chunk_totals, workers_count(None)):
+            totals += part
+            bar.update(1)
+    finally:
+        bar.close()
+    return totals.analysis(Fraction(r.pays), way=counts.way, way_digest=counts.way_digest,
+                           rules=r, player=label, complete=not counts.missing,
+                           seconds=time.perf_counter() - t0,
+                           meta={"way_name": counts.way, "player_label": label,
+                                 "evaluated_from": str(counts.path)})
 
 
 @functools.cache

@@ -505,7 +505,8 @@ def cmd_analyze(args: argparse.Namespace) -> None:
         a = analyze(way, rules, player, out=args.out,
                     workers=args.workers, client=client, shard=args.shard, sample=args.sample,
                     seed=args.seed, progress=not args.quiet,
-                    parquet=not args.no_parquet and args.sample is None)
+                    parquet=not args.no_parquet and args.sample is None,
+                    every_split=args.every_split)
     finally:
         if client is not None:
             client.close()
@@ -516,7 +517,10 @@ def cmd_analyze(args: argparse.Namespace) -> None:
     if args.out is not None and a.complete:
         print(f"results in {args.out}: summary.json"
               + ("" if args.no_parquet else ", classes.parquet")
+              + (", every split's count" if args.every_split else "")
               + f" ({a.seconds:.0f} s)")
+        if args.every_split:
+            print(f"split counts sha256 {a.meta['split_counts_sha256']}")
 
 
 def cmd_report(args: argparse.Namespace) -> None:
@@ -787,6 +791,9 @@ def _run_commands(sub: Any, common: _Common) -> None:
                    help="estimate from this many random hands instead (with 95%% CIs)")
     s.add_argument("--seed", type=int, default=0, help="random seed for --sample")
     s.add_argument("--no-parquet", action="store_true", help="do not write classes.parquet")
+    s.add_argument("--every-split", action="store_true",
+                   help="also keep every split's count of every class in --out (1.7 GB): "
+                        "then price any card from it (card --exact DIR)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_analyze)
     s = sub.add_parser("report", help="a par sheet of an analyze run: HTML with figures, the "
@@ -820,7 +827,8 @@ def _card_commands(sub: Any, common: _Common) -> None:
     s.add_argument("--card", default=None, help="price this card (.json) instead of making one")
     s.add_argument("--exact", default=None, metavar="RUNDIR",
                    help="price exactly from a finished run of asiapoker analyze --player "
-                   "CARD.json")
+                   "CARD.json, or from an every-split run of the way (analyze "
+                   "--every-split)")
     s.add_argument("--price-hands", type=int, default=20_000,
                    help="random hands for the estimate when not --exact")
     s.add_argument("--out", required=True, help="directory for card.json/.md/.html/.pdf")

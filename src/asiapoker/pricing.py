@@ -18,8 +18,9 @@ from ._files import read_json
 from ._runs import RUN_FILE, RunDir, chunk_bounds
 from ._validate import MAX_HANDS, whole_number, workers_count
 from .cards import Card
+from .equilibrium import way_digest
 from .errors import RunError, StrategyError
-from .house_way import DEFAULT_WAY, WayLike, resolve_way
+from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
 from .rack import (
     RackCard,
     apply_card,
@@ -27,7 +28,8 @@ from .rack import (
 from .rules import Rules, resolve
 from .sampling import random_hands
 from .solver import DEALER_HANDS, solve_many
-from .strategy import card_splits
+from .split_counts import SplitCounts
+from .strategy import card_classes, card_splits, class_card_splits
 from .suit_classes import class_groups, player_classes
 
 __all__ = ["Pricing", "RulePrice", "price"]
@@ -161,7 +163,8 @@ def price(card: RackCard, way: WayLike = DEFAULT_WAY, rules: Rules | None = None
         The rule options (A-2-3-4's place, the payout); default ``Rules()``.
     run : path, optional
         The directory of a finished ``analyze(way, rules, player=CardStrategy(card, rules,
-        way), out=run)``: the exact price.
+        way), out=run)``, or of an every-split run of the way (``analyze(way, rules,
+        every_split=True, out=run)``, for any card): the exact price.
     partial : bool, default False
         With ``run``: price over the chunks it holds, before it is finished.
     hands : int, default 20000
@@ -203,6 +206,8 @@ def price(card: RackCard, way: WayLike = DEFAULT_WAY, rules: Rules | None = None
                 raise ValueError("not a JSON object")
         except ValueError as exc:
             raise RunError(f"{path} is not an analyze run: {exc}") from None
+        if params.get("every_split") is True and params.get("player") != f"strategy:{card.name}":
+            return _price_from_splits(card, w, r, path, partial, sums)
         want = {"way": w.name, "player": f"strategy:{card.name}", "rules": r.to_dict()}
         for k, v in want.items():
             if params.get(k) != v:
@@ -241,3 +246,27 @@ def price(card: RackCard, way: WayLike = DEFAULT_WAY, rules: Rules | None = None
           for key, v in (("optimal", best), ("house-way", hw), ("card", mine),
                          ("card-vs-optimal", best - mine))}
     return sums.pricing(card, w.name, r, False, len(rows), se)
+
+
+def _price_from_splits(card: RackCard, way: HouseWay, rules: Rules, path: Path, partial: bool,
+                       sums: _PriceSums) -> Pricing:
+    """The exact price of ``card`` from an every-split run of ``way``: each class's split by
+    the card looked up among the stored counts."""
+    counts = SplitCounts(path, partial)
+    if counts.way_digest != way_digest(way, rules) or counts.rules.to_dict() != rules.to_dict():
+        raise RunError(f"{str(path)!r} is an every-split run against house way {counts.way} "
+                       f"({counts.rules.describe()}), not {way.name} ({rules.describe()})")
+    hands_all, weights = player_classes()
+    card_classes(card, rules, way)               # the card's class table, once, before threads
+
+    def chunk(lo: int, hi: int, d: dict[str, npt.NDArray[Any]]) -> tuple[Any, ...]:
+        h = np.ascontiguousarray(hands_all[lo:hi])
+        picks, rule = class_card_splits(card, h, rules, way)
+        won = np.maximum(d["counts"][np.arange(hi - lo), picks], 0).astype(np.int64)
+        return h, weights[lo:hi], d["best_wins"], d["house_way_wins"], won, rule
+
+    for part in counts.map(chunk, workers_count(None)):
+        sums.add(*part)
+    if not sums.n:
+        raise RunError(f"{path} holds no finished chunk: there is nothing to price yet")
+    return sums.pricing(card, way.name, rules, not counts.missing, sums.n, {})

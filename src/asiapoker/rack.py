@@ -81,6 +81,12 @@ for _k, (_h, _m, _lo) in enumerate(SPLIT_POSITIONS):
     for _p in _m:
         _PART[_k, _p] = 1
     _PART[_k, _lo] = 2
+_PART_ONEHOT = np.zeros((21, 105), dtype=np.int64)
+"""[3 * card + part, split]: 1 where the split puts the card (of the sorted seven) in that
+part (0 high, 1 medium, 2 low)."""
+for _k in range(105):
+    for _c in range(7):
+        _PART_ONEHOT[3 * _c + _PART[_k, _c], _k] = 1
 _MADE = (4, 5, 7, 8)            # straight, flush, straight flush, royal flush
 MADE_ORDERS = {"made": (1, 2, 0), "made-high": (1, 0, 2), "made-low": (2, 1, 0)}
 """made-hand placements: the order of (high 0, medium 1, low 2) in which they choose"""
@@ -358,9 +364,11 @@ def hand_facts(rows: npt.NDArray[Any], rules: Rules | None = None) -> HandFacts:
     feature[:, 11] = (made & ((tri[:, :, 1] >> 16) >= 1)).any(axis=1)  # ... and a medium pair
     low_beside = np.where(made, tri[:, :, 2], -1).max(axis=1)        # ... and its best low card
     feature[:, 12] = np.where(low_beside >= 0, (low_beside >> 12) + 1, 0)
-    # placement code of each split: 9 bits a group, (high, medium, low) counts in 3 bits each
-    bit = 9 * label[:, None, :] + 3 * _PART[None, :, :]
-    sig = (np.int64(1) << bit).sum(axis=2)
+    # placement code of each split: 9 bits a group, (high, medium, low) counts in 3 bits each;
+    # a card's bit for each part it can go to, summed over the cards by the split's parts as
+    # one integer product (exact in int64: the codes use 63 bits at most)
+    card_bits = (np.int64(1) << (9 * label))[:, :, None] << (3 * np.arange(3))[None, None, :]
+    sig = card_bits.reshape(n, 21) @ _PART_ONEHOT
     return HandFacts(shape, label, feature, sig, tri, legal)
 
 

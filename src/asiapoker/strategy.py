@@ -10,25 +10,31 @@ Making a card is :mod:`asiapoker.card_search`, pricing it :mod:`asiapoker.pricin
 from __future__ import annotations
 
 import json
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from ._compile import _keys as class_keys
+from ._compile import class_table
 from ._files import parse_json
+from .equilibrium import way_digest
 from .errors import HouseWayError
-from .house_way import WayLike, house_way_splits
+from .house_way import HouseWay, WayLike, house_way_splits, resolve_way
 from .rack import (
     RackCard,
     Rule,
     apply_card,
 )
-from .rules import Rules
+from .rules import Rules, resolve
 from .setting import SPLIT_POSITIONS
 
-__all__ = ["CardStrategy", "card_from_json", "card_made_for", "card_splits", "card_to_json",
-           "made_for_warning"]
+__all__ = ["CardStrategy", "card_classes", "card_from_json", "card_made_for", "card_splits",
+           "card_to_json", "class_card_splits", "made_for_warning"]
 
 # split index from (high positions as a 7-bit mask, low position)
 _SPLIT_OF = np.full(128 * 8, -1, dtype=np.int64)
@@ -76,6 +82,84 @@ def card_splits(card: RackCard, hands: npt.NDArray[Any], rules: Rules | None = N
     return _SPLIT_OF[high * 8 + pos[:, 6]], rule
 
 
+_CARD_WAYS: dict[tuple[Any, ...], tuple[HouseWay, npt.NDArray[np.int16]] | None] = {}
+_CARD_WAYS_LOCK = threading.Lock()
+
+
+def card_classes(card: RackCard, rules: Rules | None = None, way: WayLike | None = None
+                 ) -> tuple[HouseWay, npt.NDArray[np.int16]] | None:
+    """The card at the level of the 829,504 classes of seven cards (the house ways' class
+    table, :meth:`asiapoker.HouseWay.class_table`): the card as a stored way (its split of
+    every class, the house way's where it falls back on it) and the rule that decides each
+    class (-1: the fallback).  A card decides alike for every hand of a class (it reads only
+    ranks and the strengths of the splits), so a whole game's hands are set by a lookup
+    instead of the card's rules: :func:`class_card_splits`.  Kept for the process; None when
+    the card's splits are not a way of the default rules (then set hands one by one).
+
+    Parameters
+    ----------
+    card : RackCard
+        The card.
+    rules : Rules, optional
+        The rule options (A-2-3-4's place); default ``Rules()``.
+    way : WayLike, optional
+        The house way, for a card that falls back on it.
+    """
+    r = resolve(rules)
+    w = resolve_way(way) if card.fallback == "house-way" else None
+    key = (card, r.a234, None if w is None else way_digest(w, r))
+    with _CARD_WAYS_LOCK:
+        if key in _CARD_WAYS:
+            return _CARD_WAYS[key]
+        _, reps = class_table()
+        splits = np.empty(len(reps), dtype=np.int64)
+        rule = np.empty(len(reps), dtype=np.int16)
+        step = 1 << 15
+
+        def piece(lo: int) -> None:
+            splits[lo:lo + step], rule[lo:lo + step] = card_splits(card, reps[lo:lo + step], r,
+                                                                   w)
+
+        with ThreadPoolExecutor(os.cpu_count() or 1) as pool:   # numpy releases the GIL
+            list(pool.map(piece, range(0, len(reps), step)))
+        try:
+            found: tuple[HouseWay, npt.NDArray[np.int16]] | None = (
+                HouseWay.from_table(splits, f"card:{card.name}", f"rack card {card.name!r}"),
+                rule)
+        except HouseWayError:            # a split legal only under A-2-3-4 low
+            found = None
+        _CARD_WAYS[key] = found
+        return found
+
+
+def class_card_splits(card: RackCard, hands: npt.NDArray[Any], rules: Rules | None = None,
+                      way: WayLike | None = None
+                      ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """:func:`card_splits` through :func:`card_classes` (the same answers; a lookup a hand
+    once the card's class table is made, about ten seconds a card).
+
+    Parameters
+    ----------
+    card : RackCard
+        The card.
+    hands : numpy.ndarray
+        Checked seven-card rows.
+    rules : Rules, optional
+        The rule options; default ``Rules()``.
+    way : WayLike, optional
+        The house way, for a card that falls back on it.
+    """
+    found = card_classes(card, rules, way)
+    if found is None:
+        return card_splits(card, hands, rules, way)
+    table, rule = found
+    rows = np.ascontiguousarray(hands)
+    keys, _ = class_table()
+    where = np.searchsorted(keys, class_keys(rows.astype(np.int64)))
+    return (house_way_splits(rows, table, rules).astype(np.int64),
+            rule[where].astype(np.int64))
+
+
 @dataclass(frozen=True)
 class CardStrategy:
     """A card as a batch strategy: called on an n x 7 array of hands, it returns n split
@@ -94,6 +178,12 @@ class CardStrategy:
 
     def __call__(self, hands: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
         return card_splits(self.card, hands, self.rules, self.way)[0]
+
+    def as_house_way(self) -> HouseWay | None:
+        """The card as a stored way of the class table (:func:`card_classes`): the same
+        split of every hand, set by a lookup; None when it cannot be one."""
+        found = card_classes(self.card, self.rules, self.way)
+        return None if found is None else found[0]
 
 
 def card_to_json(card: RackCard, made_for: dict[str, Any] | None = None) -> str:

@@ -233,6 +233,10 @@ cdef extern from *:
                            int clear) noexcept nogil
 
 
+cdef extern from "sysdep.h":     # the compilers' unrolling hint (ASIAPOKER_UNROLL8)
+    pass
+
+
 cdef extern from *:
     """
     /* add_runs's entries of the top high bucket, a..b-1: each one's ways (ways[oid]) to its
@@ -243,9 +247,7 @@ cdef extern from *:
                                              int32_t* top, int32_t* sub, Py_ssize_t a,
                                              Py_ssize_t b) {
         Py_ssize_t n;
-    #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
-    #pragma GCC unroll 8
-    #endif
+    ASIAPOKER_UNROLL8
         for (n = a; n < b; n++) {
             int32_t cnt = ways[oid[n]];
             top[tru[2 * n + 1]] += cnt;
@@ -260,9 +262,7 @@ cdef extern from *:
                                               const int32_t* mlb, int32_t* cells,
                                               int32_t* sub, Py_ssize_t a, Py_ssize_t b) {
         Py_ssize_t n;
-    #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
-    #pragma GCC unroll 8
-    #endif
+    ASIAPOKER_UNROLL8
         for (n = a; n < b; n++) {
             /* a cell offset is at least 0: as uint32_t it needs no sign extension */
             cells[(uint32_t)(hb[rkc[2 * n]] + mlb[rkc[2 * n + 1]])] += (int32_t)(
@@ -276,9 +276,7 @@ cdef extern from *:
                                                int32_t* plane, const int32_t* mlb,
                                                int32_t* sub, Py_ssize_t a, Py_ssize_t b) {
         Py_ssize_t n;
-    #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
-    #pragma GCC unroll 8
-    #endif
+    ASIAPOKER_UNROLL8
         for (n = a; n < b; n++) {
             int32_t cnt = ways[oid[n]];
             plane[(uint32_t)mlb[tru[2 * n + 1]]] += cnt;

@@ -25,18 +25,7 @@ cdef enum:
                               # least four times the model's entries (``merge_bits``)
     MERGE_LEAST_BITS = 10     # the least slots a group's hash uses: 2^10
 
-cdef extern from *:
-    """
-    /* a hint to fetch a cache line ahead of its use (no effect on any result) */
-    #if defined(__GNUC__) || defined(__clang__)
-    #define ASIAPOKER_PREFETCH(p) __builtin_prefetch(p)
-    #elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
-    #include <xmmintrin.h>
-    #define ASIAPOKER_PREFETCH(p) _mm_prefetch((const char*)(p), _MM_HINT_T0)
-    #else
-    #define ASIAPOKER_PREFETCH(p) ((void)(p))
-    #endif
-    """
+cdef extern from "sysdep.h":     # a hint to fetch a cache line ahead (no effect on a result)
     void ASIAPOKER_PREFETCH(const void* address) noexcept nogil
 
 

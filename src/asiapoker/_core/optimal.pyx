@@ -24,11 +24,11 @@ cdef int32_t SLOT_ADD[13][8][5]  # [rank][cards of lower ranks][cards of this ra
                                  # the rank adds to the colex rank of the multiset
 
 
-cdef extern from *:
-    int __builtin_ctz(unsigned int x) nogil
-    int __builtin_ctzll(unsigned long long x) nogil
-    int __builtin_clzll(unsigned long long x) nogil
-    void __builtin_prefetch(const void* p) nogil
+cdef extern from "sysdep.h":     # the compilers' bit scans and prefetch, in one header
+    int ctz32 "asiapoker_ctz32"(uint32_t x) nogil
+    int ctz64 "asiapoker_ctz64"(uint64_t x) nogil
+    int clz64 "asiapoker_clz64"(uint64_t x) nogil
+    void prefetch "ASIAPOKER_PREFETCH"(const void* p) nogil
 
 cdef enum:
     BATCH = 32                   # rows whose memory reads a lookup overlaps
@@ -43,7 +43,7 @@ cdef void build() noexcept nogil:
         for m in range(16):
             PMASK[p][m] = r[m]
         for s in range(4):
-            PERM[p][s] = __builtin_ctz(r[1 << s])
+            PERM[p][s] = ctz32(r[1 << s])
     for k in range(5):
         seen[k] = 0
     for m in range(16):
@@ -139,7 +139,7 @@ cdef inline Py_ssize_t canonical(const int* c, int* renaming, int* local) noexce
             x = TAKES[rk[i]][j] & running
             kept = x if x else kept
         running = kept
-    best = __builtin_ctz(running)
+    best = ctz32(running)
     for i in range(7):                   # an empty mask adds nothing (radix 1, index 0)
         m = PMASK[best][rk[i]]
         ell = ell * RADIX[POPCOUNT[m]] + MASK_INDEX[m]
@@ -179,15 +179,15 @@ cdef inline int first_equal(const int* c, const int* held, int k, int a234_low) 
         at_b |= (r == rb) << x
     xs = lows
     while xs:
-        x = __builtin_ctz(xs)
+        x = ctz32(xs)
         xs &= xs - 1
         us = at_a & ~(1u << x)
         while us:
-            u = __builtin_ctz(us)
+            u = ctz32(us)
             us &= us - 1
             vs = at_b & ~((1u << x) | (1u << u))
             while vs:
-                v = __builtin_ctz(vs)
+                v = ctz32(vs)
                 vs &= vs - 1
                 j = SPLIT_OF[x][T.pair_idx[u][v]]
                 if j >= best:
@@ -280,8 +280,8 @@ def best_splits_kernel(const card_t[:, ::1] hands, const int32_t[::1] slot_start
                     c[k] = hands[i0 + q, k]
                 g = canonical(c, &rens[q], &ells[q])
                 gs[q] = g
-                __builtin_prefetch(&slot_start[g])
-                __builtin_prefetch(&slot_end[g])
+                prefetch(&slot_start[g])
+                prefetch(&slot_end[g])
             steps = 0
             for q in range(m):
                 lo = slot_start[gs[q]]
@@ -292,8 +292,8 @@ def best_splits_kernel(const card_t[:, ::1] hands, const int32_t[::1] slot_start
                 bases[q] = lo
                 lens[q] = hi - lo
                 his[q] = hi
-                __builtin_prefetch(&codes[lo + ((hi - lo) >> 1)])
-                step = 64 - __builtin_clzll(<unsigned long long>(hi - lo)) # halvings: > log2
+                prefetch(&codes[lo + ((hi - lo) >> 1)])
+                step = 64 - clz64(<uint64_t>(hi - lo)) # halvings: > log2
                 if step > steps:
                     steps = step
             if bad < -1:
@@ -303,14 +303,14 @@ def best_splits_kernel(const card_t[:, ::1] hands, const int32_t[::1] slot_start
                     half = lens[q] >> 1
                     bases[q] += half * (codes[bases[q] + half] < ells[q])
                     lens[q] -= half
-                    __builtin_prefetch(&codes[bases[q] + (lens[q] >> 1)])
+                    prefetch(&codes[bases[q] + (lens[q] >> 1)])
             for q in range(m):
                 ci = bases[q] + (codes[bases[q]] < ells[q])
                 if ci >= his[q] or codes[ci] != ells[q]:
                     bad = -2 - (i0 + q)
                     break
                 bases[q] = ci
-                __builtin_prefetch(&best[ci])
+                prefetch(&best[ci])
             if bad < -1:
                 break
             for q in range(m):
@@ -334,7 +334,7 @@ def best_splits_kernel(const card_t[:, ::1] hands, const int32_t[::1] slot_start
                     bits |= (<uint64_t>1) << y
                     held[rank_of(c[k])] += 1
                 for k in range(7):
-                    where[k] = pos[__builtin_ctzll(bits)]
+                    where[k] = pos[ctz64(bits)]
                     bits &= bits - 1
                 if b >= 0:
                     out[i] = first_equal(c, held, map_split(b, where), a234_low)

@@ -1,0 +1,118 @@
+"""The whole game as data: an every-split run keeps every split's count of every class.  On a
+shard of two chunks: the stored counts equal count_splits on the classes' hands (illegal
+splits -1); the run's results digest is a plain run's; evaluate() gives any strategy's
+figures exactly as analyze(player=...) does; price() prices a card from it as from a run of
+the card; and bad runs are one-line errors naming the file."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import asiapoker as ap
+from asiapoker import RunError
+from asiapoker.analysis import analyze, evaluate, load_split_counts
+from asiapoker.cli import main
+from asiapoker.pricing import price
+from asiapoker.strategy import CardStrategy
+from asiapoker.suit_classes import player_classes
+
+SHARD = "7/350"                         # two chunks
+KEYS = ("figures", "by_shape", "by_joker", "ev_hist", "cost_hist", "classes", "complete",
+        "way", "way_digest", "rules")
+
+
+@pytest.fixture(scope="module")
+def every(tmp_path_factory):
+    out = tmp_path_factory.mktemp("every")
+    a = analyze("standard", shard=SHARD, out=out, every_split=True, workers=2, progress=False)
+    return a, out
+
+
+def test_the_stored_counts_are_count_splits(every):
+    _, out = every
+    counts = load_split_counts(out, partial=True)
+    assert counts.shape == (6_972_147, 105) and len(counts.missing) == len(counts.edges) - 3
+    hands = player_classes()[0]
+    rng = np.random.default_rng(4)
+    for lo, hi, _ in counts.chunks():
+        rows = np.r_[lo:lo + 150, rng.integers(lo, hi, 150), hi - 1]
+        want = np.where(ap.legal_splits(hands[rows]), ap.count_splits(hands[rows], "standard"),
+                        -1)
+        np.testing.assert_array_equal(counts[rows], want)
+        assert (counts[int(rows[0])] == want[0]).all() and counts[lo:lo + 3].shape == (3, 105)
+    with pytest.raises(RunError, match="chunk"):
+        counts[0]                                         # a chunk the shard does not hold
+
+
+def test_an_every_split_run_has_a_plain_runs_digest(every):
+    a, _ = every
+    plain = analyze("standard", shard=SHARD, workers=2, progress=False)
+    assert a.meta["results_sha256"] == plain.meta["results_sha256"]
+    assert a.to_dict()["figures"] == plain.to_dict()["figures"]
+    assert len(a.meta["split_counts_sha256"]) == 64
+    assert a.meta["split_counts_sha256"] == load_split_counts(every[1], partial=True).digest()
+
+
+def _strategies():
+    card = ap.HouseWay.named("standard").card
+    table = ap.optimal.shipped_table("classic")
+    return [("a house way", "classic"), ("a card", CardStrategy(card)),
+            ("a batch function", lambda rows: np.zeros(len(rows), dtype=np.int64)),
+            ("an optimal table", table)]
+
+
+@pytest.mark.parametrize(("kind", "player"), _strategies(), ids=lambda x: x if
+                         isinstance(x, str) else "")
+def test_evaluate_is_analyze_of_the_player(every, kind, player):
+    _, out = every
+    got = evaluate(player, out, partial=True, progress=False)
+    if isinstance(player, ap.OptimalTable):          # the same splits, as a batch strategy
+        want = analyze("standard", player=player.best_splits, shard=SHARD, workers=2,
+                       progress=False)
+    else:
+        want = analyze("standard", player=player, shard=SHARD, workers=2, progress=False)
+    g, w = got.to_dict(), want.to_dict()
+    assert {k: g[k] for k in KEYS} == {k: w[k] for k in KEYS}, kind
+    assert got.figures["strategy"].wins == want.figures["strategy"].wins
+
+
+def test_a_card_is_priced_from_the_every_split_run(every, tmp_path):
+    _, out = every
+    card = ap.HouseWay.named("standard").card
+    from_splits = price(card, "standard", run=out, partial=True)
+    run = tmp_path / "card-run"
+    analyze("standard", player=CardStrategy(card), shard=SHARD, out=run, workers=2,
+            progress=False)
+    from_run = price(card, "standard", run=run, partial=True)
+    assert from_splits.to_dict() == from_run.to_dict()
+    assert from_splits.ev == from_run.ev                    # exact fractions
+    with pytest.raises(RunError, match=r"every-split run against house way standard .* not "
+                                       r"classic"):
+        price(card, "classic", run=out, partial=True)
+
+
+def test_bad_every_split_runs_are_one_line_errors(every, tmp_path, capsys):
+    _, out = every
+    with pytest.raises(RunError, match="is not finished: 686 of 688 chunks to go"):
+        load_split_counts(out)
+    plain = tmp_path / "plain"
+    analyze("standard", shard="0/700", out=plain, workers=2, progress=False)
+    with pytest.raises(RunError, match=r"plain.* a run without every split's counts: make one "
+                                       r"with analyze --every-split"):
+        evaluate("classic", plain, partial=True)
+    with pytest.raises(ap.OptionError, match=r"every_split .* needs out="):
+        analyze("standard", every_split=True)
+    copy = tmp_path / "copy"
+    import shutil
+    shutil.copytree(out, copy)
+    chunk = next(copy.glob("chunks/*.npz"))
+    chunk.write_bytes(chunk.read_bytes()[:-300])
+    with pytest.raises(RunError, match=rf"split counts: .*{chunk.name}.*damaged"):
+        evaluate("classic", copy, partial=True)
+    card = tmp_path / "card.json"
+    card.write_text(ap.strategy.card_to_json(ap.HouseWay.named("standard").card))
+    assert main(["card", "--way", "standard", "--card", str(card), "--exact", str(out),
+                 "--out", str(tmp_path / "c")]) == 2             # a shard: not finished
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not finished: 686 of 688 chunks" in err
