@@ -135,3 +135,34 @@ def test_suit_classes_kernel_checks_its_arrays():
         c = row.astype(np.int8).reshape(1, 13)
         with pytest.raises(ValueError, match="count row 0 is not seven cards"):
             _core.suit_classes_kernel(c, np.array([flag], np.uint8), out, weight, group)
+
+
+def test_index_codes_kernel_checks_its_arrays():
+    slots, local = np.empty(2, dtype=np.int32), np.empty(2, dtype=np.uint16)
+    assert _core.index_codes_kernel(SEVEN, slots, local) == -1
+    for s, lo in ((slots[:1].copy(), local), (slots, local[:1].copy())):
+        with pytest.raises(ValueError, match="index_codes_kernel needs"):
+            _core.index_codes_kernel(SEVEN, s, lo)
+    with pytest.raises(ValueError, match="index_codes_kernel needs"):
+        _core.index_codes_kernel(SEVEN[:, :6].copy(), slots, local)
+
+
+def test_best_splits_kernel_checks_its_arrays():
+    from asiapoker import optimal
+    table = optimal.shipped_table("standard")
+    start, end, local = optimal._index()
+    out, cls = np.empty(2, dtype=np.int16), np.empty(2, dtype=np.int64)
+    args = [start, end, local, table.best, table.tie_class, table.tie_mask, 0]
+    assert _core.best_splits_kernel(SEVEN, *args, out, cls) == -1
+    bad = [(0, start[:-1].copy()), (1, end[:-1].copy()), (3, table.best[:-1].copy()),
+           (5, table.tie_mask[:-1].copy()), (5, np.ascontiguousarray(table.tie_mask[:, :13]))]
+    for where, value in bad:
+        spoiled = list(args)
+        spoiled[where] = value
+        with pytest.raises(ValueError, match="best_splits_kernel's arrays do not fit"):
+            _core.best_splits_kernel(SEVEN, *spoiled, out, cls)
+    for o, c in ((out[:1].copy(), cls), (out, cls[:1].copy())):
+        with pytest.raises(ValueError, match="best_splits_kernel's arrays do not fit"):
+            _core.best_splits_kernel(SEVEN, *args, o, c)
+    with pytest.raises(ValueError, match="best_splits_kernel's arrays do not fit"):
+        _core.best_splits_kernel(SEVEN[:, :6].copy(), *args, out, cls)

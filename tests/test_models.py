@@ -113,7 +113,8 @@ CRAFTED = [
      "rank"),
     ("high-reversed", lambda a: {**a, "triple_high": a["triple_high"][::-1].copy()},
      "not strictly sorted"),
-    ("all-empty", lambda a: {k: v[:0].copy() for k, v in a.items()}, "not"),
+    ("all-empty", lambda a: {k: v[:0].copy() for k, v in a.items()},
+     "the medium and low strength values are not these rules'"),
     ("extra-dimension", lambda a: {**a, "triple_low": a["triple_low"][:, None].copy()},
      "array triple_low is int8"),
     ("wrong-dtype", lambda a: {**a, "triple_high": a["triple_high"].astype(np.int64)},
@@ -124,7 +125,7 @@ CRAFTED = [
     ("other-rules-values", lambda a: {**a, "medium_values": a["medium_values"][::-1].copy()},
      "strength values"),
     ("illegal-triple", lambda a: {**a, "triple_medium": np.full_like(a["triple_medium"], 90)},
-     "not"),
+     "the dealer's triples are not strictly sorted"),
     ("rank-classes-shuffled", lambda a: {**a, "rank_pairs": a["rank_pairs"][::-1].copy()},
      "rank"),
     ("rank-class-twice", lambda a: {**a, "rank_pairs": np.vstack([a["rank_pairs"][:1],
@@ -257,14 +258,30 @@ def test_the_rank_class_counts_are_the_multisets():
     assert RANK_CLASSES == (len(multisets(7, 4)), len(multisets(6, 4)))
 
 
-def test_the_layout_table_names_the_cores_arrays_in_order():
-    from asiapoker._models import MODEL_LAYOUT
-    assert tuple(name for name, _, _ in MODEL_LAYOUT) == _core_arrays()
+def test_the_layout_is_enforced_on_every_array():
+    """check_layout (what DealerModel and the cache's check rely on) refuses each way a
+    model's arrays can be off the layout, naming the array: a missing or extra one, another
+    dtype, another width, a Fortran-ordered copy, and groups of unequal lengths."""
+    from asiapoker import _core
     arrays = dealer_model_arrays(_triples, 0)
-    for name, dtype, width in MODEL_LAYOUT:
-        assert arrays[name].dtype == np.dtype(dtype)
-        assert arrays[name].ndim == (2 if width else 1) and (not width or
-                                                             arrays[name].shape[1] == width)
+    assert set(_core.check_layout(arrays)) == {row[3] for row in _core.MODEL_LAYOUT}
+    members = [row[3] for row in _core.MODEL_LAYOUT]
+    for name, _dtype, width, group, _ in _core.MODEL_LAYOUT:
+        a = arrays[name]
+        bad = [({k: v for k, v in arrays.items() if k != name}, "names"),
+               ({**arrays, name: a.astype(np.float64)}, name)]
+        if members.count(group) > 1:                  # a length only its group can check
+            bad.append(({**arrays, name: a[:-1] if len(a) else np.zeros((1, *a.shape[1:]),
+                                                                        a.dtype)}, group))
+        if width:
+            bad.append(({**arrays, name: np.ascontiguousarray(a[:, :-1])}, name))
+        if width > 1 and len(a) > 1:
+            bad.append(({**arrays, name: np.asfortranarray(a)}, name))
+        for spoiled, words in bad:
+            with pytest.raises(ValueError, match=words):
+                _core.check_layout(spoiled)
+    with pytest.raises(ValueError, match="names"):
+        _core.check_layout({**arrays, "extra": np.zeros(3)})
 
 
 def _core_arrays():
