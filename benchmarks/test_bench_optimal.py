@@ -31,11 +31,12 @@ FIRST = ("import numpy as np, asiapoker as ap;"
 
 
 def test_first_call_in_a_fresh_process(benchmark):
-    """Import, load and verify the table and the class index (cached), one lookup: as an
+    """Import, the class list (cached), the class index, the table and its checks of meaning
+    (the legality pass, the way's dealer model, the sampled solves), one lookup: as an
     installed package runs, with its bytecode compiled (pip compiles it when it installs a
     wheel; PYTHONDONTWRITEBYTECODE, which some environments set, is left out here, and a first
     run writes the bytecode)."""
-    best_splits(random_hands(1, 7))                      # the class index cache is written
+    best_splits(random_hands(1, 7))                      # the caches are written
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     subprocess.run([sys.executable, "-c", FIRST], check=True, capture_output=True, env=env)
     peak = []

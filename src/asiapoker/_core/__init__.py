@@ -7,7 +7,9 @@
 ``house_ways``    the built-in house ways (rule 5)
 ``dealer``        the dealer model of a house way, and the exact counts of a hand's splits
 ``known_cards``   the same with cards known to be dead or the dealer's
-``groups``        the grouped solver of the whole game
+``groups``        the grouped solver of the whole game (its work space in ``merge.pxd``, the
+                  two-flush merge in ``doubles.pxd``)
+``layout``        the dealer model's arrays, described once (names, dtypes, widths, bounds)
 ``reference``     the reference solver: every dealer hand, one by one
 ``bonus``         the bonus wager (rule 4)
 ``class_keys``    class keys, by which a compiled house way stores its settings
@@ -15,8 +17,11 @@
 ``suit_renaming`` hands up to suit renaming
 ================  ===========================================================================
 
-Each module's ``.pxd`` declares its C level, with its fields commented; the public C API for
-Cython code is ``asiapoker/capi.pxd``.
+Each module's ``.pxd`` declares its C level, with its fields commented; ``dealer.pxd``,
+``merge.pxd`` and ``doubles.pxd`` also hold the inline functions and C loops that several
+modules share (Cython inlines a function across modules only from a ``.pxd``), and
+``sysdep.h`` the compiler differences.  The public C API for Cython code is
+``asiapoker/capi.pxd``.
 This package re-exports the Python-facing functions, which the rest of asiapoker calls.
 """
 

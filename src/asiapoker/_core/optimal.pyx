@@ -1,7 +1,8 @@
 # cython: language_level=3
 """Optimal play as a lookup: the class of a hand among the 6,972,147 classes up to suit
 renaming, found from its rank counts and its canonical suits, and the class's best split
-carried back to the row's own cards (optimal.pxd describes the index and the table)."""
+carried back to the row's own cards (the tables below, each with a comment, describe the
+index; the table's arrays are described in ``asiapoker.optimal``)."""
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
