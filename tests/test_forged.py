@@ -60,7 +60,13 @@ def forged(tmp_path_factory):
                                         ("classic-as-standard", "solver")])
 def test_a_forged_table_is_refused_wherever_it_is_used(forged, kind, words, capsys):
     path = forged[kind]
-    table = OptimalTable.load(path)                # its checksum and layout are right
+    meta, arrays = _files.read(path, opt.TABLE_KIND)        # its checksum and layout are right
+    table = OptimalTable(meta["identity"]["way"], meta["identity"]["way_digest"], "high",
+                         arrays["best"], arrays["tie_class"], arrays["tie_mask"],
+                         source=str(path))
+    if kind == "all-104":                        # illegal splits: refused when it is read
+        with pytest.raises(OptimalTableError, match=words):
+            OptimalTable.load(path)
     for call in (lambda: ap.best_splits(HAND, table=path),
                  lambda: ap.best_splits(HAND, table=table),
                  lambda: ap.best_splits(HAND, table=path, solve=True),
@@ -77,7 +83,9 @@ def test_a_forged_table_is_refused_wherever_it_is_used(forged, kind, words, caps
 def test_every_answer_of_a_table_is_legal(forged):
     """A forged table used directly (no way to check it against) still cannot make a hand
     foul: the answers themselves are checked."""
-    table = OptimalTable.load(forged["all-104"])
+    meta, arrays = _files.read(forged["all-104"], opt.TABLE_KIND)
+    table = OptimalTable("standard", meta["identity"]["way_digest"], "high", arrays["best"],
+                         arrays["tie_class"], arrays["tie_mask"])
     with pytest.raises(OptimalTableError, match=r"answers row 0 \(Ac Ad 2c 3d 7h 9s Jk\) "
                                                 r"with split \d+, .* which is not legal"):
         table.best_splits(HAND)
@@ -136,7 +144,7 @@ def test_a_wrong_way_table_says_which_digests_differ(forged):
     with pytest.raises(OptimalTableError, match=r"is for house way standard \(a234=high, way "
                                                 r"digest [0-9a-f]{12}\.\.\.\), not for classic "
                                                 r"under a234=high.*way digest [0-9a-f]{12}"):
-        ap.best_splits(HAND, "classic", table=forged["all-104"])
+        ap.best_splits(HAND, "classic", table=forged["classic-as-standard"])
 
 
 def test_the_class_list_digest_is_the_lists_own():
@@ -168,3 +176,25 @@ def test_a_forged_class_list_cache_is_rebuilt(tmp_path, monkeypatch):
         assert (sc._classes()[0] == again[0]).all()          # the rebuilt file is read back
     finally:
         sc._classes.cache_clear()
+
+
+def test_runs_that_do_not_fit_say_what_differs(tmp_path, capsys):
+    """make_optimal_table on a run whose run.json changed only its rules, and on a run of a
+    way that is not built in: each message says what differs and what to pass."""
+    import json
+
+    from asiapoker.analysis import analyze
+    run = tmp_path / "run"
+    analyze("standard", shard="0/700", out=run, workers=2, progress=False)
+    meta = json.loads((run / "run.json").read_text())
+    meta["rules"]["a234"] = "low"
+    (run / "run.json").write_text(json.dumps(meta))
+    with pytest.raises(ap.RunError, match=r"its rules record a234=low, but its way digest is "
+                                          r"standard's under a234=high: run.json was changed"):
+        ap.make_optimal_table(run)
+    meta["rules"]["a234"] = "high"
+    meta["way"] = "rack-card"
+    (run / "run.json").write_text(json.dumps(meta))
+    with pytest.raises(ap.RunError, match=r"house way 'rack-card', which is not built in: "
+                                          r"pass that way \(--way FILE"):
+        ap.make_optimal_table(run)

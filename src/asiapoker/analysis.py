@@ -485,8 +485,8 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
     shard : str or tuple of int, optional
         ``"I/N"`` or ``(I, N)``: solve every N-th chunk from the I-th only (with ``out``).
     sample : int, optional
-        Estimate the figures from this many random hands, with confidence intervals, instead
-        of solving every class.
+        Estimate the figures from this many random hands (2 to 10^7), with confidence
+        intervals, instead of solving every class.
     seed : int, default 0
         The random hands' seed, with ``sample``.
     progress : bool, optional

@@ -330,7 +330,7 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
     max_rules : int, default 20
         The most rules the card holds.
     hands : int, default 60000
-        Random hands the card is learned from.
+        Random hands the card is learned from, 1 to 10^7.
     seed : int, default 0
         Their seed.
     name : str, optional

@@ -267,9 +267,11 @@ class OptimalTable:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> OptimalTable:
-        """A table file, verified: its kind, its class list, its checksum and its contents
-        (a damaged, truncated or foreign file is a :class:`asiapoker.errors.FileError`
-        naming it).
+        """A table file, verified: its kind, its class list, its checksum, its contents and
+        that every best split it holds is legal for its class (a damaged, truncated or
+        foreign file is a :class:`asiapoker.errors.FileError` naming it, a forged one an
+        :class:`asiapoker.errors.OptimalTableError`; what it means against its way is checked
+        when it is used against one: :meth:`check`).
 
         Parameters
         ----------
@@ -281,6 +283,8 @@ class OptimalTable:
         FileError
             The file is missing, damaged, truncated, of another kind or over another class list
             (the message names it).
+        OptimalTableError
+            A best split of the table is not legal for its class.
         """
         meta, arrays = _files.read(path, TABLE_KIND)
         ident = meta.get("identity")
@@ -294,11 +298,14 @@ class OptimalTable:
                 "best", "tie_class", "tie_mask"} <= set(arrays):
             raise FileError(f"{where} does not hold an optimal-play table's arrays")
         try:
-            return cls(str(ident["way"]), str(ident["way_digest"]), str(ident["a234"]),
-                       arrays["best"], arrays["tie_class"], arrays["tie_mask"],
-                       arrays.get("wins"), source=str(path))
+            table = cls(str(ident["way"]), str(ident["way_digest"]), str(ident["a234"]),
+                        arrays["best"], arrays["tie_class"], arrays["tie_mask"],
+                        arrays.get("wins"), source=str(path))
         except OptimalTableError as exc:
             raise FileError(f"{where} is not a sound optimal-play table: {exc}") from None
+        with table._lock:
+            table._check_legal()         # what it means without its way: every split legal
+        return table
 
     def lookup(self, hands: Any) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int64]]:
         """(best split in each row's order, or -1 where the table lacks the class; the class)
@@ -419,6 +426,8 @@ class OptimalTable:
                                  f"{self.way} (a234={self.a234})")
 
     def _check_legal(self) -> None:
+        if "legal" in self._checked:
+            return
         hands = player_classes()[0]
         rules = Rules(a234=self.a234)  # type: ignore[arg-type]
         step = 1 << 20                        # in pieces: bounded memory
@@ -438,6 +447,7 @@ class OptimalTable:
             if len(bad):
                 raise self._fail(int(self.tie_class[row[bad[0]]]), f"has best split "
                                  f"{int(k[bad[0]])} among its tied ones, which is not legal")
+        self._checked.add("legal")
 
     def _check_sample(self, way: HouseWay, rules: Rules) -> None:
         covered = np.flatnonzero(self.best != MISSING)

@@ -168,7 +168,7 @@ def price(card: RackCard, way: WayLike = DEFAULT_WAY, rules: Rules | None = None
     partial : bool, default False
         With ``run``: price over the chunks it holds, before it is finished.
     hands : int, default 20000
-        Without ``run``: random hands the estimate is made from.
+        Without ``run``: random hands the estimate is made from, 2 to 10^7.
     seed : int, default 1
         Their seed.
     workers : int, optional

@@ -136,7 +136,7 @@ def exploitability(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, ha
     rules : Rules, optional
         The rule options; default ``Rules()``.
     hands : int, default 20000
-        Random hands to solve.
+        Random hands to solve, 2 to 10^7.
     seed : int, default 0
         Their seed.
     workers : int, optional

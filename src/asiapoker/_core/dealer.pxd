@@ -125,7 +125,7 @@ cdef class DealerModel:
     cdef void part_ways(self, const int64_t* rank_ways, int64_t* lw) noexcept nogil
     # the grid of ``player``'s seven cards (side 0 the player's wins, side 1 the dealer's
     # hands that do not lose) and each split's (high, medium, low) threshold index packed as
-    # high << 16 | medium << 8 | low, -1 for a foul
+    # pack_at(high, medium, low), -1 for a foul
     cdef void hand_grid(self, const int* player, int side, Grid* g, int* at) noexcept nogil
     # g from threshold lists (high strengths; medium and low indices), each ascending, distinct
     cdef void build_grid(self, const int32_t* uh, int nh, const int32_t* um, int nm,
@@ -312,6 +312,17 @@ cdef inline int64_t grid_prefix(const Grid* g, int32_t* cells, int32_t* p, bint 
     return p[g.size - 1]
 
 
+cdef inline int32_t pack_at(int i, int j, int l) noexcept nogil:
+    """A split's thresholds in the player's grid (its high, medium and low index), packed in
+    one int32: i << 16 | j << 8 | l (each index below 256); -1 stands for a foul."""
+    return i << 16 | j << 8 | l
+
+
+cdef inline int64_t count_at(const Grid* g, const int32_t* p, int32_t at) noexcept nogil:
+    """:func:`grid_count` of thresholds packed by :func:`pack_at`."""
+    return grid_count(g, p, at >> 16, (at >> 8) & 255, at & 255)
+
+
 cdef inline int64_t grid_count(const Grid* g, const int32_t* p, int i, int j, int l) noexcept nogil:
     """The dealer hands of prefix sums ``p`` that thresholds (i, j, l) beat on two hands of
     three: (high and medium) + (high and low) + (medium and low) - 2 (all three), in int64."""
@@ -329,7 +340,7 @@ cdef inline int64_t grid_wins(const Grid* g, int32_t* cells, const int* at, int6
     cdef int64_t total = grid_prefix(g, cells, p, 0)
     for k in range(105):
         a = at[k]
-        out[k] = 0 if a < 0 else grid_count(g, p, a >> 16, (a >> 8) & 255, a & 255)
+        out[k] = 0 if a < 0 else count_at(g, p, a)
     return total
 
 

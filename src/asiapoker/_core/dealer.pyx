@@ -402,8 +402,8 @@ cdef class DealerModel:
             m = medium21[T.split_medium[k]]
             l = low7[T.split_low[k]]
             if h > m and m > l:
-                at[k] = (hpos[T.split_high[k]] << 16 | mpos[T.split_medium[k]] << 8
-                         | lpos[T.split_low[k]])
+                at[k] = pack_at(hpos[T.split_high[k]], mpos[T.split_medium[k]],
+                                lpos[T.split_low[k]])
             else:
                 at[k] = -1
 

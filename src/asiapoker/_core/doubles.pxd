@@ -3,8 +3,10 @@
 # (``count_pair``).  Inline functions: groups.pyx is their one user.
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 
-from asiapoker._core.dealer cimport DealerModel, Grid, cell_of, grid_count, grid_prefix
-from asiapoker._core.merge cimport KEY_SET, MERGE_LEAST_BITS, Merge
+from asiapoker._core.dealer cimport DealerModel, Grid, cell_of, count_at, grid_prefix
+from asiapoker._core.merge cimport (
+    DKEY_CELL1, DKEY_F1, DKEY_F2, KEY_CELL_MASK, KEY_F_MASK, KEY_SET, MERGE_LEAST_BITS, Merge,
+)
 
 
 cdef inline void merge_doubles(DealerModel model, Merge* mg, int rmask, const int* rr,
@@ -30,8 +32,9 @@ cdef inline void merge_doubles(DealerModel model, Merge* mg, int rmask, const in
 
 cdef inline int merge_doubles_pass(DealerModel model, Merge* mg, int rmask, const Grid* grid,
                                    int tbits) noexcept nogil:
-    """``merge_doubles``'s merge into the table's first 2^tbits slots: KEY_SET | F1 & R << 47
-    | F2 & R << 34 | first cell << 17 | second cell, each with its count.  Returns the number
+    """``merge_doubles``'s merge into the table's first 2^tbits slots: KEY_SET | F1 & R <<
+    DKEY_F1 | F2 & R << DKEY_F2 | first cell << DKEY_CELL1 | second cell (merge.pxd), each with
+    its count.  Returns the number
     of keys, or -1 (the table zeros again) when they pass a quarter of the slots."""
     cdef const uint16_t* f1 = &model.double_ranks1[0]
     cdef const uint16_t* f2 = &model.double_ranks2[0]
@@ -43,14 +46,14 @@ cdef inline int merge_doubles_pass(DealerModel model, Merge* mg, int rmask, cons
     cdef uint32_t a, b
     cdef uint64_t key, base, tmask = (<uint64_t>1 << tbits) - 1
     for n in range(ndb):
-        base = (KEY_SET | <uint64_t>(f1[n] & rmask) << 47
-                | <uint64_t>(f2[n] & rmask) << 34)
+        base = (KEY_SET | <uint64_t>(f1[n] & rmask) << DKEY_F1
+                | <uint64_t>(f2[n] & rmask) << DKEY_F2)
         for h in range(2):
             a = cell_of(grid, dcode + 8 * n + 6 * h)          # +true, then +rank-only
             b = cell_of(grid, dcode + 8 * n + 2 + 2 * h)      # -single1, then -single2
             if a == b:
                 continue
-            key = base | <uint64_t>a << 17 | b    # probed as in merge_pass (its hot loop
+            key = base | <uint64_t>a << DKEY_CELL1 | b    # probed as in merge_pass (its hot loop
             slot = <Py_ssize_t>((key * 0x9E3779B97F4A7C15ULL) >> (64 - tbits))   # inline)
             while tab[2 * slot] != 0 and tab[2 * slot] != key:
                 slot = <Py_ssize_t>((slot + 1) & tmask)
@@ -95,8 +98,8 @@ cdef inline void doubles_take(Merge* mg, int nk, const int* rr, int nr) noexcept
         mg.dd_block[i] = p
         if cnt[p] == 0:
             mg.dblock_key[nb] = p
-            mg.dblock_f1[nb] = <int32_t>((key >> 47) & 0x1FFF)
-            mg.dblock_f2[nb] = <int32_t>((key >> 34) & 0x1FFF)
+            mg.dblock_f1[nb] = <int32_t>((key >> DKEY_F1) & KEY_F_MASK)
+            mg.dblock_f2[nb] = <int32_t>((key >> DKEY_F2) & KEY_F_MASK)
             nb += 1
         cnt[p] += 1
     for b in range(nb):
@@ -111,8 +114,8 @@ cdef inline void doubles_take(Merge* mg, int nk, const int* rr, int nr) noexcept
         p = mg.dd_block[i]
         c = cnt[p]
         cnt[p] = c + 1
-        dd[3 * c] = <int32_t>((key >> 17) & 0x1FFFF)
-        dd[3 * c + 1] = <int32_t>(key & 0x1FFFF)
+        dd[3 * c] = <int32_t>((key >> DKEY_CELL1) & KEY_CELL_MASK)
+        dd[3 * c + 1] = <int32_t>(key & KEY_CELL_MASK)
         dd[3 * c + 2] = <int32_t>mg.tab[2 * mg.used[i] + 1]
         mg.tab[2 * mg.used[i]] = 0
     for b in range(nb):
@@ -139,4 +142,4 @@ cdef inline void count_pair(const Merge* mg, int smask, int amask, const Grid* g
             cells[dd[3 * i + 1]] -= v
     grid_prefix(grid, cells, pre, 1)        # and cells zeros again
     for t in range(nt):
-        out[t] = grid_count(grid, pre, tat[t] >> 16, (tat[t] >> 8) & 255, tat[t] & 255)
+        out[t] = count_at(grid, pre, tat[t])

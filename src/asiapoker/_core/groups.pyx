@@ -18,16 +18,24 @@ from libc.string cimport memset
 
 from asiapoker._core.cards cimport JOKER, NSPLITS, card_t, check_rows, load7
 from asiapoker._core.dealer cimport (
-    LOW_STRIDE, NL, NM, DealerModel, Grid, Work, cards_left, grid_count, grid_prefix,
-    grid_wins, work_alloc, work_free)
+    LOW_STRIDE, NL, NM, DealerModel, Grid, Work, cards_left, count_at, grid_prefix,
+    grid_wins, pack_at, work_alloc, work_free)
 from asiapoker._core.doubles cimport count_pair, merge_doubles
 from asiapoker._core.merge cimport (
     ASIAPOKER_PREFETCH, GROUP_CELLS, GROUP_HASH, GROUP_PAIRS, GROUP_ROWS, GROUP_SUIT_SETS,
-    GROUP_TRIPLES, GROUP_WORK_BYTES, KEY_SET, MERGE_LEAST_BITS, Merge, merge_alloc,
-    merge_free)
+    GROUP_TRIPLES, GROUP_WORK_BYTES, KEY_CELL_BITS, KEY_CELL_MASK, KEY_CLASS, KEY_F_BITS,
+    KEY_F_MASK, KEY_O, KEY_O_BITS, KEY_O_MASK, KEY_SET, KEY_TRUE, MERGE_LEAST_BITS, Merge,
+    merge_alloc, merge_free)
 from asiapoker._core.strengths cimport Tables, seven_parts, tables
 
 cdef const Tables* T = tables()
+
+# the merged keys' fields (merge.pxd) hold what they must, or the module refuses to load
+if (GROUP_CELLS > 1 << KEY_CELL_BITS or KEY_F_MASK != (1 << KEY_F_BITS) - 1
+        or KEY_O_MASK != (1 << KEY_O_BITS) - 1 or KEY_CELL_MASK != (1 << KEY_CELL_BITS) - 1
+        or KEY_O != KEY_F_BITS or KEY_TRUE != KEY_O + KEY_O_BITS
+        or KEY_CLASS != KEY_TRUE + KEY_CELL_BITS or KEY_CLASS + KEY_CELL_BITS > 62):
+    raise ImportError("asiapoker: the grouped solver's merged-key fields do not fit")
 
 
 # Merge hashes kept between kernel calls, all zeros (every call leaves its hash so): a whole
@@ -119,8 +127,8 @@ cdef int number_marked(int* seen, int n, int32_t* out) noexcept nogil:
 cdef int merge_entries(DealerModel model, Merge* mg, int rmask, const int* sets, int ns,
                        Py_ssize_t nsrun, const Grid* grid, int* nkeys) noexcept nogil:
     """Merge the single-flush entries of runs 0..nsrun-1 that some suit set of ``sets`` counts
-    (its F avoids the set) by their key: KEY_SET | F & rmask | O's id << 13 | true cell of
-    ``grid`` << 27 | class cell (mg.class_key) << 44, into mg.dkey (*nkeys of them, through
+    (its F avoids the set) by their key: KEY_SET | F & rmask | O's id << KEY_O | true cell of
+    ``grid`` << KEY_TRUE | class cell (mg.class_key) << KEY_CLASS (merge.pxd), into mg.dkey (*nkeys of them, through
     mg's hash), each with the sum of its O's ways outside the ranks ``rmask`` (the rows
     hold none of those ranks: all 4 are left, 3 of them outside the suit).  O's id numbers
     its part in rmask (mg.id_code: a base-4 digit, the count, for each rank of rmask in
@@ -152,11 +160,11 @@ cdef int merge_entries(DealerModel model, Merge* mg, int rmask, const int* sets,
             mg.code_id[code] = nid
             mg.id_code[nid] = code
             nid += 1
-        o_key[n] = <uint64_t>mg.code_id[code] << 13
+        o_key[n] = <uint64_t>mg.code_id[code] << KEY_O
     for n in range(model.n_high_values):      # the grid's cells, shifted into their key place
-        mg.cell_key[NM * NL + n] = <uint64_t>grid.hb[n] << 27
+        mg.cell_key[NM * NL + n] = <uint64_t>grid.hb[n] << KEY_TRUE
     for n in range(NM * NL):
-        mg.cell_key[n] = <uint64_t>grid.mlb[n] << 27
+        mg.cell_key[n] = <uint64_t>grid.mlb[n] << KEY_TRUE
     for k in range(ns):                       # a suit of no cards: every F counts
         if sets[k] == 0:
             every = 1
@@ -240,7 +248,7 @@ cdef void merge_take(Merge* mg, int nk) noexcept nogil:
     cdef Py_ssize_t slot
     cdef int32_t* cnt = mg.phi_count
     for i in range(nk):
-        p = <int>(mg.tab[2 * mg.used[i]] & 0x1FFF)
+        p = <int>(mg.tab[2 * mg.used[i]] & KEY_F_MASK)
         if cnt[p] == 0:
             mg.block_phi[nb] = p
             nb += 1
@@ -254,7 +262,7 @@ cdef void merge_take(Merge* mg, int nk) noexcept nogil:
     mg.nblocks = nb
     for i in range(nk):
         slot = mg.used[i]
-        p = <int>(mg.tab[2 * slot] & 0x1FFF)
+        p = <int>(mg.tab[2 * slot] & KEY_F_MASK)
         c = cnt[p]
         cnt[p] = c + 1
         mg.dkey[c] = mg.tab[2 * slot]
@@ -406,7 +414,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     for t in range(nt):
         while uh[hi] != <int32_t>(qkey[t] >> 12):
             hi += 1
-        tat[t] = hi << 16 | mseen[(qkey[t] >> 4) & 127] << 8 | lseen[qkey[t] & 15]
+        tat[t] = pack_at(hi, mseen[(qkey[t] >> 4) & 127], lseen[qkey[t] & 15])
     model.build_grid(uh, nh, um, nm, ul, nl, grid)
     # the rank multiset's counts, shared by every row (the first row's cards: the same ranks);
     # the classes and entries with the joker count only when the rows do not hold it
@@ -418,11 +426,11 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     model.part_ways(rank_ways, w.lw)
     for n in range(last):
         cc = grid.hb[rkc[2 * n]] + grid.mlb[rkc[2 * n + 1]]
-        ccell[n] = <uint64_t>cc << 44
+        ccell[n] = <uint64_t>cc << KEY_CLASS
         cells[cc] += <int32_t>(lw[rlo[n]] * hw[rhi[n]])
     grid_prefix(grid, cells, pre, 1)          # and cells zeros again, for each suit set and pair
     for t in range(nt):
-        L[t] = grid_count(grid, pre, tat[t] >> 16, (tat[t] >> 8) & 255, tat[t] & 255)
+        L[t] = count_at(grid, pre, tat[t])
     # one suit's flush corrections for each distinct suit set S (the ranks the row holds in
     # that suit): an entry (F, O) counts when F avoids S, with O's off-suit ways, at its true
     # triple's cell, and is taken from its rank class's cell.  S lies in the rows' ranks R,
@@ -447,13 +455,13 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
                 continue
             for i in range(mg.block_start[b], mg.block_start[b + 1]):
                 ukey = mg.dkey[i]
-                acc = mg.dval[i] * mg.factor[(ukey >> 13) & 0x3FFF]
-                cells[(ukey >> 27) & 0x1FFFF] += <int32_t>acc
-                cells[(ukey >> 44) & 0x1FFFF] -= <int32_t>acc
+                acc = mg.dval[i] * mg.factor[(ukey >> KEY_O) & KEY_O_MASK]
+                cells[(ukey >> KEY_TRUE) & KEY_CELL_MASK] += <int32_t>acc
+                cells[(ukey >> KEY_CLASS) & KEY_CELL_MASK] -= <int32_t>acc
         grid_prefix(grid, cells, pre, 1)
         Lrow = L + (1 + s) * GROUP_TRIPLES
         for t in range(nt):
-            Lrow[t] = grid_count(grid, pre, tat[t] >> 16, (tat[t] >> 8) & 255, tat[t] & 255)
+            Lrow[t] = count_at(grid, pre, tat[t])
     for i in range(nid):
         mg.code_id[mg.id_code[i]] = -1
     # each row: the sum of its parts and of the two-flush corrections (the joker with the

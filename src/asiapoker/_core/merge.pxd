@@ -21,6 +21,26 @@ cdef enum:
 
 
 cdef enum:
+    # The merged key of a single-flush entry (merge_entries, merge_pass, solve_group): one
+    # uint64_t, KEY_SET | F & R | O's id << KEY_O | true cell << KEY_TRUE | class cell <<
+    # KEY_CLASS; and of a two-flush entry (doubles.pxd): KEY_SET | F1 & R << DKEY_F1 | F2 & R
+    # << DKEY_F2 | first cell << DKEY_CELL1 | second cell.  Every reader and writer uses these
+    # names; groups.pyx checks at import that the fields hold what they must.
+    KEY_F_BITS = 13           # bits 0..12: F & R, a set of the 13 ranks
+    KEY_O = 13                # bits 13..26: the id of O's part in the rows' ranks (code_id)
+    KEY_O_BITS = 14
+    KEY_TRUE = 27             # bits 27..43: the entry's true cell of the group's grid
+    KEY_CLASS = 44            # bits 44..60: its rank class's cell
+    KEY_CELL_BITS = 17        # a cell of a group's grid (GROUP_CELLS of them fit)
+    DKEY_CELL1 = 17           # a two-flush key: bits 0..16 its second cell, 17..33 its first,
+    DKEY_F2 = 34              # 34..46 F2 & R,
+    DKEY_F1 = 47              # 47..59 F1 & R
+    KEY_F_MASK = 0x1FFF       # (1 << KEY_F_BITS) - 1
+    KEY_O_MASK = 0x3FFF       # (1 << KEY_O_BITS) - 1
+    KEY_CELL_MASK = 0x1FFFF   # (1 << KEY_CELL_BITS) - 1
+
+
+cdef enum:
     MERGE_BITS = 21           # the hash of merged flush keys: at least 2^21 slots, and at
                               # least four times the model's entries (``merge_bits``)
     MERGE_LEAST_BITS = 10     # the least slots a group's hash uses: 2^10
