@@ -1,6 +1,6 @@
 #!/bin/sh
 # The four optimal-play tables shipped in src/asiapoker/data (optimal-WAY-A234.npz), each from a
-# whole run of `asiapoker analyze` (about 10 to 15 minutes each on two cores; a killed run
+# whole run of `asiapoker analyze` (about 2 to 3 minutes each on two cores; a killed run
 # resumes with the same command).  Prints each run's results_sha256 and each table's sha256.
 #   sh tools/build_optimal_tables.sh [RUNS_DIR]       (default: runs)
 set -e

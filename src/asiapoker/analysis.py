@@ -461,7 +461,8 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
     Every one of the 6,972,147 classes of player hands
     (:func:`asiapoker.suit_classes.player_classes`) is solved, and the figures of optimal
     play, of house-way play and of ``player`` are aggregated in integers.  A whole run takes
-    about 6 to 15 minutes on two cores, by the way (docs/analysis.md).
+    about 2 to 3 minutes on two cores (156 s against ``standard``; ``high-first``, whose model
+    is the largest, longer: docs/results.md).
 
     Parameters
     ----------
