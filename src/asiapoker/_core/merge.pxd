@@ -122,6 +122,7 @@ cdef inline int merge_alloc(DealerModel m, Merge* g, uint64_t* tab, int tabbits)
     zeros) when it is large enough for ``m`` (``merge_bits``), else a new one (``tab`` freed):
     0, or -1 (nothing held, ``tab`` freed too)."""
     cdef Py_ssize_t no = m.other_pairs.shape[0]
+    cdef int failed
     g.maxbits = merge_bits(m)
     g.tab = tab
     if tab != NULL and tabbits < g.maxbits:
@@ -133,37 +134,32 @@ cdef inline int merge_alloc(DealerModel m, Merge* g, uint64_t* tab, int tabbits)
         g.tab = <uint64_t*>calloc(<size_t>2 << g.maxbits, sizeof(uint64_t))   # zeros between
     g.tbits = MERGE_LEAST_BITS
     g.dtbits = MERGE_LEAST_BITS
-    g.used = <int32_t*>malloc((max_keys(m) + 1) * sizeof(int32_t))
-    g.run_keys = <uint64_t*>malloc((longest_run(m) + 1) * sizeof(uint64_t))
-    g.dkey = <uint64_t*>malloc((m.flush_ranks.shape[0] + 1) * sizeof(uint64_t))
-    g.dval = <int64_t*>malloc((m.flush_ranks.shape[0] + 1) * sizeof(int64_t))
-    g.phi_count = <int32_t*>calloc(8192, sizeof(int32_t))              # zeros between groups
-    g.class_key = <uint64_t*>malloc((m.rank_triple.shape[0] + 1) * sizeof(uint64_t))
-    g.rest_ways = <int32_t*>malloc((no + 1) * sizeof(int32_t))
-    g.o_key = <uint64_t*>malloc((no + 1) * sizeof(uint64_t))
-    g.cell_key = <uint64_t*>malloc((NM * NL + m.n_high_values + 1) * sizeof(uint64_t))
-    g.id_code = <int32_t*>malloc((no + 1) * sizeof(int32_t))
-    g.code_id = <int16_t*>malloc(16384 * sizeof(int16_t))
-    g.factor = <int64_t*>malloc((no + 1) * sizeof(int64_t))
-    g.dd = <int32_t*>malloc((6 * m.double_ranks1.shape[0] + 1) * sizeof(int32_t))
-    g.dd_block = <int32_t*>malloc((2 * m.double_ranks1.shape[0] + 1) * sizeof(int32_t))
-    g.dblock_count = <int32_t*>calloc(16384, sizeof(int32_t))           # zeros between groups
-    g.dblock_key = <int32_t*>malloc(16384 * sizeof(int32_t))
-    g.dblock_f1 = <int32_t*>malloc(16384 * sizeof(int32_t))
-    g.dblock_f2 = <int32_t*>malloc(16384 * sizeof(int32_t))
-    g.dblock_start = <int32_t*>malloc(16385 * sizeof(int32_t))
-    g.pairs = <int64_t*>malloc((GROUP_PAIRS + 1) * GROUP_TRIPLES * sizeof(int64_t))
-    g.pair_id = <int16_t*>malloc(GROUP_SUIT_SETS * GROUP_SUIT_SETS * sizeof(int16_t))
-    g.pair_key = <int32_t*>malloc(GROUP_PAIRS * sizeof(int32_t))
-    if (g.tab == NULL or g.run_keys == NULL or g.dkey == NULL or g.dval == NULL
-            or g.used == NULL or g.phi_count == NULL
-            or g.class_key == NULL
-            or g.rest_ways == NULL or g.o_key == NULL or g.cell_key == NULL
-            or g.id_code == NULL or g.code_id == NULL
-            or g.factor == NULL or g.dd == NULL or g.dd_block == NULL
-            or g.dblock_count == NULL or g.dblock_key == NULL or g.dblock_f1 == NULL
-            or g.dblock_f2 == NULL or g.dblock_start == NULL or g.pairs == NULL
-            or g.pair_id == NULL or g.pair_key == NULL):
+    failed = g.tab == NULL
+    g.used = <int32_t*>take((max_keys(m) + 1) * sizeof(int32_t), 0, &failed)
+    g.run_keys = <uint64_t*>take((longest_run(m) + 1) * sizeof(uint64_t), 0, &failed)
+    g.dkey = <uint64_t*>take((m.flush_ranks.shape[0] + 1) * sizeof(uint64_t), 0, &failed)
+    g.dval = <int64_t*>take((m.flush_ranks.shape[0] + 1) * sizeof(int64_t), 0, &failed)
+    g.phi_count = <int32_t*>take(8192 * sizeof(int32_t), 1, &failed)   # zeros between groups
+    g.class_key = <uint64_t*>take((m.rank_triple.shape[0] + 1) * sizeof(uint64_t), 0, &failed)
+    g.rest_ways = <int32_t*>take((no + 1) * sizeof(int32_t), 0, &failed)
+    g.o_key = <uint64_t*>take((no + 1) * sizeof(uint64_t), 0, &failed)
+    g.cell_key = <uint64_t*>take((NM * NL + m.n_high_values + 1) * sizeof(uint64_t), 0,
+                                 &failed)
+    g.id_code = <int32_t*>take((no + 1) * sizeof(int32_t), 0, &failed)
+    g.code_id = <int16_t*>take(16384 * sizeof(int16_t), 0, &failed)
+    g.factor = <int64_t*>take((no + 1) * sizeof(int64_t), 0, &failed)
+    g.dd = <int32_t*>take((6 * m.double_ranks1.shape[0] + 1) * sizeof(int32_t), 0, &failed)
+    g.dd_block = <int32_t*>take((2 * m.double_ranks1.shape[0] + 1) * sizeof(int32_t), 0,
+                                &failed)
+    g.dblock_count = <int32_t*>take(16384 * sizeof(int32_t), 1, &failed)  # zeros between groups
+    g.dblock_key = <int32_t*>take(16384 * sizeof(int32_t), 0, &failed)
+    g.dblock_f1 = <int32_t*>take(16384 * sizeof(int32_t), 0, &failed)
+    g.dblock_f2 = <int32_t*>take(16384 * sizeof(int32_t), 0, &failed)
+    g.dblock_start = <int32_t*>take(16385 * sizeof(int32_t), 0, &failed)
+    g.pairs = <int64_t*>take((GROUP_PAIRS + 1) * GROUP_TRIPLES * sizeof(int64_t), 0, &failed)
+    g.pair_id = <int16_t*>take(GROUP_SUIT_SETS * GROUP_SUIT_SETS * sizeof(int16_t), 0, &failed)
+    g.pair_key = <int32_t*>take(GROUP_PAIRS * sizeof(int32_t), 0, &failed)
+    if failed:                     # every field is set (NULL where it failed): free them all
         merge_free(g)
         return -1
     memset(g.code_id, 0xFF, 16384 * sizeof(int16_t))
@@ -180,51 +176,42 @@ cdef inline Py_ssize_t longest_run(DealerModel m) noexcept nogil:
     return most
 
 
+cdef inline void* take(size_t size, bint zeroed, int* failed) noexcept nogil:
+    """``size`` bytes (zeros when ``zeroed``), or NULL with ``failed`` set: ``merge_alloc``
+    takes every array through here and tests once."""
+    cdef void* p = calloc(size, 1) if zeroed else malloc(size)
+    if p == NULL:
+        failed[0] = 1
+    return p
+
+
 cdef inline void merge_free(Merge* g) noexcept nogil:
-    """Free what ``merge_alloc`` took."""
-    free(g.tab)
-    free(g.dkey)
-    free(g.dval)
-    free(g.phi_count)
-    free(g.used)
-    free(g.run_keys)
-    free(g.class_key)
-    free(g.rest_ways)
-    free(g.o_key)
-    free(g.cell_key)
-    free(g.id_code)
-    free(g.code_id)
-    free(g.factor)
-    free(g.dd)
-    free(g.dd_block)
-    free(g.dblock_count)
-    free(g.dblock_key)
-    free(g.dblock_f1)
-    free(g.dblock_f2)
-    free(g.dblock_start)
-    free(g.pairs)
-    free(g.pair_id)
-    free(g.pair_key)
-    g.tab = NULL
-    g.dkey = NULL
-    g.dval = NULL
-    g.phi_count = NULL
-    g.used = NULL
-    g.run_keys = NULL
-    g.class_key = NULL
-    g.rest_ways = NULL
-    g.o_key = NULL
-    g.cell_key = NULL
-    g.id_code = NULL
-    g.code_id = NULL
-    g.factor = NULL
-    g.dd = NULL
-    g.dd_block = NULL
-    g.dblock_count = NULL
-    g.dblock_key = NULL
-    g.dblock_f1 = NULL
-    g.dblock_f2 = NULL
-    g.dblock_start = NULL
-    g.pairs = NULL
-    g.pair_id = NULL
-    g.pair_key = NULL
+    """Free what ``merge_alloc`` took (every field NULL after)."""
+    cdef void** fields[23]
+    cdef int i
+    fields[0] = <void**>&g.tab
+    fields[1] = <void**>&g.dkey
+    fields[2] = <void**>&g.dval
+    fields[3] = <void**>&g.phi_count
+    fields[4] = <void**>&g.used
+    fields[5] = <void**>&g.run_keys
+    fields[6] = <void**>&g.class_key
+    fields[7] = <void**>&g.rest_ways
+    fields[8] = <void**>&g.o_key
+    fields[9] = <void**>&g.cell_key
+    fields[10] = <void**>&g.id_code
+    fields[11] = <void**>&g.code_id
+    fields[12] = <void**>&g.factor
+    fields[13] = <void**>&g.dd
+    fields[14] = <void**>&g.dd_block
+    fields[15] = <void**>&g.dblock_count
+    fields[16] = <void**>&g.dblock_key
+    fields[17] = <void**>&g.dblock_f1
+    fields[18] = <void**>&g.dblock_f2
+    fields[19] = <void**>&g.dblock_start
+    fields[20] = <void**>&g.pairs
+    fields[21] = <void**>&g.pair_id
+    fields[22] = <void**>&g.pair_key
+    for i in range(23):
+        free(fields[i][0])
+        fields[i][0] = NULL
