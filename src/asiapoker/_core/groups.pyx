@@ -23,9 +23,9 @@ from asiapoker._core.dealer cimport (
 from asiapoker._core.doubles cimport count_pair, merge_doubles
 from asiapoker._core.merge cimport (
     ASIAPOKER_PREFETCH, GROUP_CELLS, GROUP_HASH, GROUP_PAIRS, GROUP_ROWS, GROUP_SUIT_SETS,
-    GROUP_TRIPLES, GROUP_WORK_BYTES, KEY_CELL_BITS, KEY_CELL_MASK, KEY_CLASS, KEY_F_BITS,
-    KEY_F_MASK, KEY_O, KEY_O_BITS, KEY_O_MASK, KEY_SET, KEY_TRUE, MERGE_LEAST_BITS, Merge,
-    merge_alloc, merge_free)
+    GROUP_TRIPLES, KEY_CELL_BITS, KEY_CELL_MASK, KEY_CLASS, KEY_F_BITS,
+    KEY_F_MASK, KEY_O, KEY_O_BITS, KEY_O_MASK, KEY_SET, KEY_TRUE, MERGE_LEAST_BITS, GroupWork,
+    Merge, group_work, merge_alloc, merge_free)
 from asiapoker._core.strengths cimport Tables, seven_parts, tables
 
 cdef const Tables* T = tables()
@@ -273,7 +273,7 @@ cdef void merge_take(Merge* mg, int nk) noexcept nogil:
 
 
 cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_t* out,
-                     int64_t* work, Work* w, Merge* mg) noexcept nogil:
+                     const GroupWork* gw, Work* w, Merge* mg) noexcept nogil:
     """``solve_rows``'s counts of ``side`` (0 or 1) for ``g`` seven-card rows with one rank
     multiset, sharing across the rows the dealer's rank-only counts, the single-flush
     entries (merged once, ``merge_entries``, then read by each distinct suit set) and the
@@ -282,14 +282,14 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     in one grid whose thresholds are the rows' distinct strengths (w.cells, with its prefix
     sums in w.pre).  Returns 0, or -1 when the rows need more distinct triples or suit sets
     than the work space holds (the caller then solves them one by one)."""
-    cdef int64_t* qkey = work                        # GROUP_TRIPLES sorted distinct triples
-    cdef int64_t* L = qkey + GROUP_TRIPLES      # (1 + GROUP_SUIT_SETS + 1) x GROUP_TRIPLES answers
-    cdef int16_t* tix = <int16_t*>(L + (GROUP_SUIT_SETS + 2) * GROUP_TRIPLES)   # g x 105 triples
-    cdef int16_t* six = tix + GROUP_ROWS * NSPLITS       # g x 4 suit-set index
-    cdef int16_t* smap = six + GROUP_ROWS * 4            # 8192: suit set -> index
-    cdef int64_t* hkey = <int64_t*>(smap + 8192)    # hash of triple keys
-    cdef int16_t* hval = <int16_t*>(hkey + GROUP_HASH)
-    cdef int16_t* rank_of_prov = hval + GROUP_HASH
+    cdef int64_t* qkey = gw.qkey                 # the work space's arrays (merge.pxd)
+    cdef int64_t* L = gw.answers
+    cdef int16_t* tix = gw.triple_of
+    cdef int16_t* six = gw.set_of
+    cdef int16_t* smap = gw.set_index
+    cdef int64_t* hkey = gw.hash_key
+    cdef int16_t* hval = gw.hash_value
+    cdef int16_t* rank_of_prov = gw.order
     cdef int sets[GROUP_SUIT_SETS]
     cdef Py_ssize_t last
     cdef const uint16_t* rkc = &model.rank_true[0, 0]
@@ -514,6 +514,7 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
     cdef int k, g
     cdef int* rows
     cdef int64_t* work
+    cdef GroupWork gw
     cdef int at[NSPLITS]
     cdef Work w
     cdef Merge mg
@@ -529,7 +530,9 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
         bad = check_rows(hands)
         if bad < 0:
             rows = <int*>malloc(GROUP_ROWS * 7 * sizeof(int))
-            work = <int64_t*>malloc(GROUP_WORK_BYTES)
+            work = <int64_t*>malloc(group_work(NULL, &gw))
+            if work != NULL:
+                group_work(work, &gw)
             k = merge_alloc(model, &mg, tab, tabbits)
             tab = NULL
             if (work_alloc(model, &w, GROUP_CELLS) < 0 or rows == NULL
@@ -553,7 +556,7 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
                             break
                         load7(&hands[a + g, 0], rows + 7 * g)
                         g += 1
-                    if solve_group(model, rows, g, side, &out[a, 0], work, &w, &mg) < 0:
+                    if solve_group(model, rows, g, side, &out[a, 0], &gw, &w, &mg) < 0:
                         nback += g
                         for j in range(g):
                             model.hand_grid(rows + 7 * j, side, &w.g, at)

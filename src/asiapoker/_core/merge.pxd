@@ -15,9 +15,46 @@ cdef enum:
     GROUP_PAIRS = 512       # distinct pairs of suit sets whose two-flush counts are kept
     GROUP_CELLS = (GROUP_TRIPLES + 1) * 22 * LOW_STRIDE   # the largest grid of a run (21
                                                  # mediums and 7 lows: the rows share their ranks)
-    GROUP_WORK_BYTES = (8 * (GROUP_TRIPLES + (GROUP_SUIT_SETS + 2) * GROUP_TRIPLES
-                             + GROUP_HASH)
-                        + 2 * (GROUP_ROWS * 105 + GROUP_ROWS * 4 + 8192 + 2 * GROUP_HASH))
+
+
+cdef struct GroupWork:
+    # A group's work space in ``solve_group``, carved from one block by ``group_work`` (the
+    # one place that lays it out and measures it).
+    int64_t* qkey             # [GROUP_TRIPLES] the rows' distinct triples, sorted
+    int64_t* answers          # [(GROUP_SUIT_SETS + 2) x GROUP_TRIPLES] each triple's counts:
+                              # the rank classes', each suit set's, the pairs' of suit sets
+    int16_t* triple_of        # [GROUP_ROWS x 105] each row's split's distinct triple
+    int16_t* set_of           # [GROUP_ROWS x 4] each row's suit sets' index
+    int16_t* set_index        # [8192] a suit set (its ranks) -> its index, -1 unseen
+    int64_t* hash_key         # [GROUP_HASH] the open-addressing hash of triple keys
+    int16_t* hash_value       # [GROUP_HASH] their distinct triple, -1 empty
+    int16_t* order            # [GROUP_HASH] the distinct triples in the order of their keys
+
+
+cdef inline Py_ssize_t group_work(void* block, GroupWork* gw) noexcept nogil:
+    """Lay out a group's work space in ``block`` (with ``block`` NULL: only measure it);
+    returns its bytes.  Every array starts on an 8-byte boundary."""
+    cdef Py_ssize_t at[9]
+    cdef char* p = <char*>block
+    at[0] = 0
+    at[1] = at[0] + 8 * GROUP_TRIPLES
+    at[2] = at[1] + 8 * (GROUP_SUIT_SETS + 2) * GROUP_TRIPLES
+    at[3] = at[2] + 2 * GROUP_ROWS * 105
+    at[4] = at[3] + 2 * GROUP_ROWS * 4
+    at[5] = at[4] + 2 * 8192
+    at[6] = at[5] + 8 * GROUP_HASH
+    at[7] = at[6] + 2 * GROUP_HASH
+    at[8] = at[7] + 2 * GROUP_HASH
+    if p != NULL:
+        gw.qkey = <int64_t*>(p + at[0])
+        gw.answers = <int64_t*>(p + at[1])
+        gw.triple_of = <int16_t*>(p + at[2])
+        gw.set_of = <int16_t*>(p + at[3])
+        gw.set_index = <int16_t*>(p + at[4])
+        gw.hash_key = <int64_t*>(p + at[5])
+        gw.hash_value = <int16_t*>(p + at[6])
+        gw.order = <int16_t*>(p + at[7])
+    return at[8]
 
 
 cdef enum:
