@@ -14,6 +14,7 @@ asiapoker.errors.AsiaPokerError: splits row 1: index 105 is outside 0..104
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -58,7 +59,6 @@ def whole_number(value: Any, what: str, lo: int = 1, hi: int | None = None,
 
 def workers_count(workers: int | None, error: type[AsiaPokerError] = OptionError) -> int:
     """``workers`` threads checked (1 to :data:`MAX_WORKERS`), or all cores when None."""
-    import os
     return whole_number((os.cpu_count() or 1) if workers is None else workers, "workers", 1,
                         MAX_WORKERS, error)
 

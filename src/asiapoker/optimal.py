@@ -141,6 +141,16 @@ def _text(row: Any) -> str:
     return " ".join(str(Card(int(c))) for c in row)
 
 
+def _illegal(hands: npt.NDArray[Any], splits: npt.NDArray[Any], a234: str
+             ) -> npt.NDArray[np.intp]:
+    """The rows whose split (``splits[i] >= 0``; -1 and -2 are not splits) is not legal: high >
+    medium > low fails (:func:`asiapoker.setting.chosen_strengths`)."""
+    answered = splits >= 0
+    st = chosen_strengths(hands, np.where(answered, splits, np.int64(0)),
+                          Rules(a234=a234))  # type: ignore[arg-type]
+    return np.flatnonzero(answered & ~((st[:, 0] > st[:, 1]) & (st[:, 1] > st[:, 2])))
+
+
 # --------------------------------------------------------------------------------------------
 # the table
 # --------------------------------------------------------------------------------------------
@@ -371,10 +381,7 @@ class OptimalTable:
         splits : numpy.ndarray
             Their splits, -1 where unanswered.
         """
-        answered = splits >= 0
-        st = chosen_strengths(hands, np.where(answered, splits, 0),
-                              Rules(a234=self.a234))  # type: ignore[arg-type]
-        bad = np.flatnonzero(answered & ~((st[:, 0] > st[:, 1]) & (st[:, 1] > st[:, 2])))
+        bad = _illegal(hands, splits, self.a234)
         if len(bad):
             i = int(bad[0])
             raise OptimalTableError(
@@ -429,21 +436,17 @@ class OptimalTable:
         if "legal" in self._checked:
             return
         hands = player_classes()[0]
-        rules = Rules(a234=self.a234)  # type: ignore[arg-type]
         step = 1 << 20                        # in pieces: bounded memory
         for lo in range(0, PLAYER_CLASSES, step):
             b = self.best[lo:lo + step]
-            direct = b >= 0
-            st = chosen_strengths(hands[lo:lo + step], np.where(direct, b, np.int64(0)), rules)
-            bad = np.flatnonzero(direct & ~((st[:, 0] > st[:, 1]) & (st[:, 1] > st[:, 2])))
+            bad = _illegal(hands[lo:lo + step], b, self.a234)
             if len(bad):
                 raise self._fail(lo + int(bad[0]), f"has best split {int(b[bad[0]])}, which "
                                  f"is not legal")
         bits = np.unpackbits(self.tie_mask, axis=1, bitorder="little")[:, :105]
         row, k = np.nonzero(bits)
         if len(row):
-            st = chosen_strengths(hands[self.tie_class[row]], k.astype(np.int64), rules)
-            bad = np.flatnonzero(~((st[:, 0] > st[:, 1]) & (st[:, 1] > st[:, 2])))
+            bad = _illegal(hands[self.tie_class[row]], k.astype(np.int64), self.a234)
             if len(bad):
                 raise self._fail(int(self.tie_class[row[bad[0]]]), f"has best split "
                                  f"{int(k[bad[0]])} among its tied ones, which is not legal")

@@ -10,9 +10,7 @@ Making a card is :mod:`asiapoker.card_search`, pricing it :mod:`asiapoker.pricin
 from __future__ import annotations
 
 import json
-import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +22,7 @@ from ._compile import class_table
 from ._files import parse_json
 from .equilibrium import way_digest
 from .errors import HouseWayError
-from .house_way import HouseWay, WayLike, house_way_splits, resolve_way
+from .house_way import HouseWay, WayLike, card_class_splits, house_way_splits, resolve_way
 from .rack import (
     RackCard,
     Rule,
@@ -111,21 +109,14 @@ def card_classes(card: RackCard, rules: Rules | None = None, way: WayLike | None
     with _CARD_WAYS_LOCK:
         if key in _CARD_WAYS:
             return _CARD_WAYS[key]
-        _, reps = class_table()
-        splits = np.empty(len(reps), dtype=np.int64)
-        rule = np.empty(len(reps), dtype=np.int16)
-        step = 1 << 15
-
-        def piece(lo: int) -> None:
-            splits[lo:lo + step], rule[lo:lo + step] = card_splits(card, reps[lo:lo + step], r,
-                                                                   w)
-
-        with ThreadPoolExecutor(os.cpu_count() or 1) as pool:   # numpy releases the GIL
-            list(pool.map(piece, range(0, len(reps), step)))
+        splits, rule = card_class_splits(card, r)
+        rest = splits < 0                # the card falls back on the house way there
+        if rest.any() and w is not None:
+            splits[rest] = house_way_splits(np.ascontiguousarray(class_table()[1][rest]), w, r)
         try:
             found: tuple[HouseWay, npt.NDArray[np.int16]] | None = (
                 HouseWay.from_table(splits, f"card:{card.name}", f"rack card {card.name!r}"),
-                rule)
+                rule.astype(np.int16))
         except HouseWayError:            # a split legal only under A-2-3-4 low
             found = None
         _CARD_WAYS[key] = found
