@@ -6,12 +6,15 @@ the card; and bad runs are one-line errors naming the file."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
 import asiapoker as ap
 from asiapoker import RunError
 from asiapoker.analysis import analyze, evaluate, load_split_counts
+from asiapoker.card_search import generate
 from asiapoker.cli import main
 from asiapoker.pricing import price
 from asiapoker.strategy import CardStrategy
@@ -116,3 +119,51 @@ def test_bad_every_split_runs_are_one_line_errors(every, tmp_path, capsys):
                  "--out", str(tmp_path / "c")]) == 2             # a shard: not finished
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "is not finished: 686 of 688 chunks" in err
+
+
+def test_a_card_searched_on_the_run_is_priced_as_its_search_counted(every):
+    """generate(run=...) sums every class's cost exactly: after each step, the share of the
+    gap its card closes is what price() gives that card from the same run, fraction for
+    fraction; the nested tiers are the search's earlier cards."""
+    _, out = every
+    g = generate("standard", max_rules=6, run=out, partial=True, workers=2)
+    assert g.exact and 0 < g.hands < 154_143_080 and g.run == str(out)
+    curve = g.curve()
+    assert [k for k, _ in curve] == sorted({len(s.rules) for s in g.steps})
+    assert curve[0][0] == 0 and curve[0][1] == 0              # no rule: the house way
+    assert all(b[1] >= a[1] for a, b in itertools.pairwise(curve))
+    for k, closed in curve[1:]:
+        card = g.tier(k)
+        assert len(card.rules) == k
+        assert price(card, "standard", run=out, partial=True).gap_closed == closed, k
+    assert g.tier(6) == g.card and g.tier(curve[1][0]).name == f"{g.card.name}-{curve[1][0]}"
+    with pytest.raises(RunError, match=r"every-split run against house way standard .* not "
+                                       r"classic"):
+        generate("classic", run=out, partial=True)
+
+
+def test_the_run_search_agrees_with_the_sample_search_on_the_same_hands(every):
+    """The run's groups (hands with the same facts summed into one row) cost each candidate
+    placement what the sample path's groups cost it over the same classes, weighted."""
+    from asiapoker.card_search import _shapes, run_shapes
+    from asiapoker.rack import hand_facts
+    _, out = every
+    counts = load_split_counts(out, partial=True)
+    grouped = {(sd.name, sd.base): sd for sd in run_shapes(counts, workers=1)}
+    hands, weights = player_classes()
+    lo, hi, data = next(counts.chunks())
+    lo2, hi2, data2 = list(counts.chunks())[1]
+    idx = np.r_[lo:hi, lo2:hi2]
+    c = np.concatenate([data["counts"], data2["counts"]]).astype(np.int64)
+    fb = np.concatenate([data["house_way"], data2["house_way"]]).astype(np.int64)
+    f = hand_facts(hands[idx])
+    w = weights[idx]
+    for sd in _shapes(f, c, 10, None, 1.0, fb):
+        run_sd = grouped[(sd.name, sd.base)]
+        assert run_sd.fallback.sum() == (sd.fallback * w[sd.rows]).sum()
+        for p in set(sd.placements) & set(run_sd.placements):
+            a = sd.cost[sd.placements.index(p)]
+            b = run_sd.cost[run_sd.placements.index(p)]
+            ok = np.isfinite(a)
+            assert np.isfinite(b).sum() <= ok.sum()
+            assert b[np.isfinite(b)].sum() == (a[ok] * w[sd.rows][ok]).sum(), (sd.name, p)

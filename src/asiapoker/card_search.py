@@ -13,13 +13,16 @@ splits) holds every split's count, which the search needs.  :func:`search` is al
 from __future__ import annotations
 
 import itertools
+import os
 from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ._validate import MAX_HANDS, whole_number, workers_count
-from .errors import HouseWayError
+from .errors import HouseWayError, RunError
 from .house_way import DEFAULT_WAY, WayLike, resolve_way
 from .rack import (
     FALLBACKS,
@@ -40,6 +43,8 @@ from .rack import (
 from .rules import Rules, resolve
 from .sampling import random_hands
 from .solver import DEALER_HANDS, solve_many
+from .split_counts import SplitCounts
+from .suit_classes import player_classes
 
 __all__ = ["Generated", "generate", "search"]
 
@@ -72,6 +77,8 @@ class ShapeData:
     rules: list[Rule] = field(default_factory=list)
     default: int = -1
     rows: npt.NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
+    house_way: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    """(searched on a run) what copying the house way loses on each row"""
 
 
 def _sub(f: HandFacts, idx: npt.NDArray[np.intp]) -> HandFacts:
@@ -186,12 +193,53 @@ def best_exception(sd: ShapeData) -> tuple[float, Rule | None]:
 
 
 
+def _shapes(f: HandFacts, counts: npt.NDArray[np.int64], top: int,
+            target: npt.NDArray[np.int32] | None, mix: float,
+            fallback: npt.NDArray[np.int64] | None) -> list[ShapeData]:
+    """The search's groups of a sample's hands: every shape, with and without a straight or
+    flush to play high."""
+    shapes = []
+    made = f.feature[:, FEATURES.index("made")] == 1
+    for s in range(len(SHAPES)):
+        for base, m in (((("made", "==", 1),), made), ((), ~made)):
+            idx = np.flatnonzero((f.shape == s) & m)
+            if not len(idx):
+                continue
+            sd = shape_data(s, _sub(f, idx), counts[idx], top, base,
+                            None if target is None else target[idx], mix,
+                            None if fallback is None else fallback[idx])
+            sd.rows = idx
+            shapes.append(sd)
+    return shapes
+
+
+def _pick_default(sd: ShapeData) -> None:
+    """The group's best default placement, if any beats its fallback."""
+    totals = [float(c[np.isfinite(c)].sum() + sd.fallback[~np.isfinite(c)].sum())
+              for c in sd.cost]
+    if totals and min(totals) < float(sd.fallback.sum()):
+        sd.default = int(np.argmin(totals))
+
+
+@dataclass(frozen=True)
+class Step:
+    """The card after one step of the search: its rules, and what the searched hands lose by
+    it against their best splits (in the search's units: dealer hands, times the hands'
+    weights)."""
+
+    rules: tuple[Rule, ...]
+    """The card's rules after the step."""
+    cost: float
+    """What the hands lose under those rules (an integer when searched on a run)."""
+
+
 def search(f: HandFacts, counts: npt.NDArray[np.int64], max_rules: int, *, top: int = 10,
            min_gain: float = 0.0002, target: npt.NDArray[np.int32] | None = None,
            mix: float = 1.0, min_default: float = 0.0,
            fallback: npt.NDArray[np.int64] | None = None,
            log: list[str] | None = None,
-           cost_out: npt.NDArray[np.float64] | None = None) -> list[Rule]:
+           cost_out: npt.NDArray[np.float64] | None = None,
+           steps: list[Step] | None = None) -> list[Rule]:
     """The greedy decision list over hands ``f`` whose splits score ``counts`` (n x 105, more is
     better): every shape group's best default (unless it saves less than ``min_default`` of
     a wager per hand), then at each step the exception under one or two conditions (or a
@@ -225,48 +273,86 @@ def search(f: HandFacts, counts: npt.NDArray[np.int64], max_rules: int, *, top: 
         Gets one line a step.
     cost_out : numpy.ndarray, optional
         n floats: gets each hand's cost under the returned card, in counts.
+    steps : list of Step, optional
+        Gets the card after each step (the first: no rule).
 
     Returns
     -------
     list of Rule
         The card's rules, in order.
     """
-    n_all = len(f.shape)
-    unit = DEALER_HANDS * n_all / 2     # one wager won instead of lost moves 2 units
-    shapes = []
-    made = f.feature[:, 7] == 1
-    for s in range(len(SHAPES)):
-        for base, m in (((("made", "==", 1),), made), ((), ~made)):
-            idx = np.flatnonzero((f.shape == s) & m)
-            if not len(idx):
-                continue
-            sd = shape_data(s, _sub(f, idx), counts[idx], top, base,
-                            None if target is None else target[idx], mix,
-                            None if fallback is None else fallback[idx])
-            sd.rows = idx
-            totals = [float(c[np.isfinite(c)].sum() + sd.fallback[~np.isfinite(c)].sum())
-                      for c in sd.cost]
-            if totals and min(totals) < float(sd.fallback.sum()):
-                sd.default = int(np.argmin(totals))
-            shapes.append(sd)
-    # every group's best default first, unless it saves less than ``min_default`` of a wager
-    # per hand (then the fallback serves the group, and the rule is left for an exception)
-    saving = {id(sd): float(sd.fallback.sum() - current(sd)[1].sum()) if sd.default >= 0
-              else 0.0 for sd in shapes}
-    ranked = sorted(shapes, key=lambda x: -saving[id(x)])
-    for i, sd in enumerate(ranked):         # at most max_rules defaults, the largest savings
-        if sd.default >= 0 and (saving[id(sd)] / unit < min_default or i >= max_rules):
-            sd.default = -1
-        elif sd.default >= 0 and log is not None:
-            log.append(f"card search: a default rule saves {saving[id(sd)] / unit:.4%} of a "
-                       f"wager: {Rule(sd.name, sd.placements[sd.default], sd.base).text()}")
+    shapes = _shapes(f, counts, top, target, mix, fallback)
+    for sd in shapes:
+        _pick_default(sd)
+    rules = greedy(shapes, DEALER_HANDS * len(f.shape) / 2, max_rules, min_gain=min_gain,
+                   min_default=min_default, log=log, steps=steps)
+    if cost_out is not None:
+        for sd in shapes:
+            cost_out[sd.rows] = current(sd)[1]
+    return rules
+
+
+def card_rules(shapes: list[ShapeData]) -> list[Rule]:
+    """The card the groups' rules and defaults make, shape by shape: the search sets the
+    hands of a shape's made group that none of its rules decide by the fallback, so where that
+    group has no default the rules of the shape's other hands say that they are for hands
+    without a straight or flush (or they would catch them)."""
+    open_made = {sd.name for sd in shapes if sd.base and sd.default < 0}
+    rules: list[Rule] = []
+    for sd in shapes:
+        group = sd.rules + ([Rule(sd.name, sd.placements[sd.default], sd.base)]
+                            if sd.default >= 0 else [])
+        if not sd.base and sd.name in open_made:
+            group = [Rule(r.shape, r.placement, (("made", "==", 0), *r.conditions))
+                     for r in group]
+        rules += group
+    return rules
+
+
+def greedy(shapes: list[ShapeData], unit: float, max_rules: int, *, min_gain: float,
+           min_default: float, log: list[str] | None = None,
+           steps: list[Step] | None = None) -> list[Rule]:
+    """The greedy search over groups of hands whose costs are known (:func:`search`);
+    ``unit`` is one wager per hand in the costs' units.  The groups' defaults are taken as
+    :func:`_pick_default` left them, the largest savings first; changes ``shapes``."""
+
+    def total() -> float:
+        return float(sum(current(sd)[1].sum() for sd in shapes))
 
     def n_rules() -> int:
         return sum(len(sd.rules) + (sd.default >= 0) for sd in shapes)
 
+    def step() -> None:
+        if steps is not None:
+            steps.append(Step(tuple(card_rules(shapes)), total()))
+
+    # every group's best default first, unless it saves less than ``min_default`` of a wager
+    # per hand (then the fallback serves the group, and the rule is left for an exception)
+    chosen = {id(sd): sd.default for sd in shapes}
+    saving = {}
+    for sd in shapes:
+        sd.default = -1
+        before = float(current(sd)[1].sum())
+        sd.default = chosen[id(sd)]
+        saving[id(sd)] = before - float(current(sd)[1].sum()) if sd.default >= 0 else 0.0
+        sd.default = -1
+    step()
+    ranked = sorted(shapes, key=lambda x: -saving[id(x)])
+    for i, sd in enumerate(ranked):         # at most max_rules defaults, the largest savings
+        if chosen[id(sd)] < 0 or saving[id(sd)] / unit < min_default or i >= max_rules:
+            continue
+        sd.default = chosen[id(sd)]
+        if log is not None:
+            log.append(f"card search: a default rule saves {saving[id(sd)] / unit:.4%} of a "
+                       f"wager: {Rule(sd.name, sd.placements[sd.default], sd.base).text()}")
+        step()
+    found: dict[int, tuple[float, Rule | None]] = {}
     while n_rules() < max_rules:
-        cands = [(best_exception(sd), sd) for sd in shapes]
-        (gain, rule), sd = max(cands, key=lambda x: x[0][0])
+        for sd in shapes:                   # a group's best exception, until it changes
+            if id(sd) not in found:
+                found[id(sd)] = best_exception(sd)
+        sd = max(shapes, key=lambda x: found[id(x)][0])
+        gain, rule = found.pop(id(sd))
         if rule is None or gain / unit <= min_gain:
             break
         if rule.conditions == sd.base:      # a (better) default for the group
@@ -277,21 +363,139 @@ def search(f: HandFacts, counts: npt.NDArray[np.int64], max_rules: int, *, top: 
             kind = "a default rule" if rule.conditions == sd.base else "a rule"
             log.append(f"card search: {kind} saves {gain / unit:.4%} of a wager: "
                        f"{rule.text()}")
-    # the search sets the hands of a shape's made group that none of its rules decide by the
-    # fallback: where that group has no default, the rules of the shape's other hands must
-    # say that they are for hands without a straight or flush, or they would catch them
-    open_made = {sd.name for sd in shapes if sd.base and sd.default < 0}
-    rules: list[Rule] = []
-    for sd in shapes:
-        group = sd.rules + ([Rule(sd.name, sd.placements[sd.default], sd.base)]
-                            if sd.default >= 0 else [])
-        if not sd.base and sd.name in open_made:
-            group = [Rule(r.shape, r.placement, (("made", "==", 0), *r.conditions))
-                     for r in group]
-        rules += group
-        if cost_out is not None:
-            cost_out[sd.rows] = current(sd)[1]
-    return rules
+        step()
+    return card_rules(shapes)
+
+
+# ---------------------------------------------------------------------------------------------
+# the search's groups over every hand, from an every-split run
+# ---------------------------------------------------------------------------------------------
+
+EXACT_LIMIT = 2 ** 53
+"""Sums of weighted counts stay below this, so the search's float64 sums are exact."""
+
+
+def _group_of(f: HandFacts) -> npt.NDArray[np.int64]:
+    """Each hand's search group: its shape, twice, and whether a straight or flush can be
+    played high."""
+    return 2 * f.shape + (f.feature[:, FEATURES.index("made")] == 0)
+
+
+def _group_base(g: int) -> tuple[int, tuple[tuple[str, str, int], ...]]:
+    return g // 2, ((("made", "==", 1),) if g % 2 == 0 else ())
+
+
+def _group_codes(g: npt.NDArray[np.int64], codes: npt.NDArray[np.int64],
+                 w: npt.NDArray[np.int64]) -> dict[int, tuple[npt.NDArray[np.int64],
+                                                            npt.NDArray[np.int64]]]:
+    """Per group: the distinct placement codes and their summed weights."""
+    out = {}
+    for gi in np.unique(g):
+        m = g == gi
+        u, inv = np.unique(codes[m], return_inverse=True)
+        out[int(gi)] = (u, np.bincount(inv, weights=w[m]).astype(np.int64))
+    return out
+
+
+def _merge_codes(parts: list[dict[int, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]]
+                 ) -> dict[int, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]:
+    groups: dict[int, list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]] = {}
+    for part in parts:
+        for g, cw in part.items():
+            groups.setdefault(g, []).append(cw)
+    out = {}
+    for g, cws in groups.items():
+        codes = np.concatenate([c for c, _ in cws])
+        w = np.concatenate([x for _, x in cws])
+        u, inv = np.unique(codes, return_inverse=True)
+        out[g] = (u, np.bincount(inv, weights=w).astype(np.int64))
+    return out
+
+
+def _sum_rows(keys: npt.NDArray[np.int64], values: npt.NDArray[np.int64]
+              ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The distinct rows of ``keys`` and, for each, the sum of ``values``' rows (integers)."""
+    u, inv = np.unique(keys, axis=0, return_inverse=True)
+    inv = inv.reshape(-1)
+    order = np.argsort(inv, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(inv[order]) != 0])
+    return u, np.add.reduceat(values[order], starts, axis=0)
+
+
+def run_shapes(run: SplitCounts, top: int = 10, fallback: str = "house-way",
+               workers: int = 2) -> list[ShapeData]:
+    """The search's groups over every class of an every-split run, each class weighted by the
+    hands it stands for, the fallback the run's house way: two passes over the run (the
+    placements each group's best splits use; then each candidate placement's cost), hands
+    with the same facts summed into one row (the search reads nothing else of a hand), so
+    every sum is an exact integer.  ``fallback`` sets the hands no rule fits (the run's house
+    way, or a priority placement)."""
+    hands, weights = player_classes()
+    r = run.rules
+
+    def facts(lo: int, hi: int, data: dict[str, npt.NDArray[Any]]) -> tuple[Any, ...]:
+        f = hand_facts(np.ascontiguousarray(hands[lo:hi]), r)
+        counts = data["counts"].astype(np.int64)
+        best_k = np.argmax(counts, axis=1)
+        rows = np.arange(hi - lo)
+        return f, counts, counts[rows, best_k], best_k, rows
+
+    def first(lo: int, hi: int, data: dict[str, npt.NDArray[Any]]) -> dict[int, Any]:
+        f, _, _, best_k, rows = facts(lo, hi, data)
+        return _group_codes(_group_of(f), f.sig[rows, best_k], weights[lo:hi])
+
+    codes = _merge_codes(list(run.map(first, workers)))
+    placements: dict[int, list[str]] = {}
+    for g, (u, w) in codes.items():
+        shape, _ = _group_base(g)
+        keep = u[np.argsort(-w, kind="stable")[:top]]
+        placements[g] = [decode(int(c), len(SHAPE_SIZES[shape])) for c in keep]
+        placements[g] += list(PRIORITY_PLACEMENTS) + (list(MADE_ORDERS) if g % 2 == 0 else [])
+
+    def second(lo: int, hi: int, data: dict[str, npt.NDArray[Any]]) -> dict[int, Any]:
+        f, counts, best, _, rows = facts(lo, hi, data)
+        w = weights[lo:hi]
+        group = _group_of(f)
+        hw = best - counts[rows, data["house_way"].astype(np.intp)]
+        if fallback == "house-way":
+            fall = hw
+        else:
+            o = PRIORITY_PLACEMENTS[fallback]
+            fall = best - counts[rows, best_split(f.legal, f.tri, (o[0], o[1], o[2]))]
+        out = {}
+        for g in np.unique(group):
+            idx = np.flatnonzero(group == g)
+            sub = _sub(f, idx)
+            cost = np.zeros((len(idx), len(placements[int(g)])), dtype=np.int64)
+            ok = np.zeros(len(idx), dtype=np.int64)
+            for j, p in enumerate(placements[int(g)]):
+                k = placement_splits(sub, p)
+                cost[:, j] = np.where(k >= 0, best[idx] - counts[idx, np.maximum(k, 0)], 0)
+                ok |= (k >= 0).astype(np.int64) << j
+            keys = np.column_stack([f.feature[idx], ok])
+            vals = np.column_stack([cost, fall[idx], hw[idx]]) * w[idx, None]
+            out[int(g)] = _sum_rows(keys, vals)
+        return out
+
+    parts: dict[int, list[tuple[Any, Any]]] = {}
+    for part in run.map(second, workers):
+        for g, kv in part.items():
+            parts.setdefault(g, []).append(kv)
+    shapes = []
+    for g in sorted(parts):
+        keys, vals = _sum_rows(np.concatenate([k for k, _ in parts[g]]),
+                               np.concatenate([v for _, v in parts[g]]))
+        if int(vals.max(initial=0)) >= EXACT_LIMIT:
+            raise RunError("split counts too large to sum exactly")   # cannot happen: 2^53
+        shape, base = _group_base(g)
+        n_p = len(placements[g])
+        fits = (keys[:, -1:] >> np.arange(n_p)[None, :]) & 1
+        cost = np.where(fits.T == 1, vals[:, :n_p].T.astype(np.float64), np.inf)
+        sd = ShapeData(list(SHAPES.values())[shape], keys[:, :-1], placements[g], cost,
+                       vals[:, n_p].astype(np.float64), base, house_way=vals[:, n_p + 1])
+        _pick_default(sd)
+        shapes.append(sd)
+    return shapes
 
 
 # ---------------------------------------------------------------------------------------------
@@ -300,8 +504,9 @@ def search(f: HandFacts, counts: npt.NDArray[np.int64], max_rules: int, *, top: 
 
 @dataclass(frozen=True)
 class Generated:
-    """A generated card and how: the way and rules it plays against, the sample (``hands``
-    random hands, ``seed``) and the search's log (each rule's saving on the sample)."""
+    """A generated card and how: the way and rules it plays against, what it was searched on
+    (``run``, an every-split run: every hand; else ``hands`` random hands of ``seed``), the
+    search's log and the card after each of its steps."""
 
     card: RackCard
     """The card."""
@@ -310,16 +515,50 @@ class Generated:
     rules: Rules
     """The rule options."""
     hands: int
+    """The hands searched: random hands, or every hand the run's classes stand for
+    (154,143,080 for a whole run)."""
     seed: int
     log: tuple[str, ...]
-    """Each rule's saving on the sample, in the order added."""
+    """Each rule's saving on the hands searched, in the order added."""
+    steps: tuple[Step, ...] = ()
+    """The card after each step of the search (the first: no rule, the fallback alone)."""
+    house_way_cost: int = 0
+    """What copying the house way loses on the hands searched, in the steps' units."""
+    run: str | None = None
+    """The every-split run searched, when not a sample."""
+
+    @property
+    def exact(self) -> bool:
+        """Whether the search ran over every hand (its figures are exact)."""
+        return self.run is not None
+
+    def curve(self) -> list[tuple[int, Fraction]]:
+        """(rules, share of the gap between copying the house way and optimal play closed) after
+        each step, the last step of each card size: exact over the whole game when searched
+        on a run, else on the sample."""
+        out: dict[int, Fraction] = {}
+        for st in self.steps:
+            out[len(st.rules)] = 1 - Fraction(round(st.cost)) / self.house_way_cost
+        return sorted(out.items())
+
+    def tier(self, max_rules: int) -> RackCard:
+        """The card of the search's first steps that hold at most ``max_rules`` rules (the
+        nested cards of one search), named ``NAME-MAX_RULES`` when smaller than the card."""
+        whole_number(max_rules, "max_rules")
+        fit = [st for st in self.steps if len(st.rules) <= max_rules]
+        if fit[-1].rules == self.card.rules:
+            return self.card
+        return RackCard(f"{self.card.name}-{max_rules}", fit[-1].rules, self.card.fallback)
 
 
 def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rules: int = 20,
              hands: int = 60_000, seed: int = 0, name: str | None = None,
-             fallback: str = "house-way", workers: int | None = None) -> Generated:
+             fallback: str = "house-way", workers: int | None = None,
+             run: str | os.PathLike[str] | None = None, partial: bool = False) -> Generated:
     """A strategy card of at most ``max_rules`` rules against ``way``, built greedily (see the
-    module text) from random hands, each solved exactly (about 0.7 ms a hand on two cores).
+    module text) from every hand of an every-split run of the way (``run``: each step exact
+    over the whole game, about a minute), or from random hands, each solved exactly (about
+    0.7 ms a hand on two cores).
 
     Parameters
     ----------
@@ -328,9 +567,10 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
     rules : Rules, optional
         The rule options (A-2-3-4's place, the payout); default ``Rules()``.
     max_rules : int, default 20
-        The most rules the card holds.
+        The most rules the card holds (:meth:`Generated.tier` gives the smaller cards of the
+        same search).
     hands : int, default 60000
-        Random hands the card is learned from, 1 to 10^7.
+        Random hands the card is learned from, 1 to 10^7 (not with ``run``).
     seed : int, default 0
         Their seed.
     name : str, optional
@@ -340,11 +580,18 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
         house way) or a priority placement (``"best LMH"``, ``"best MLH"``, ...).
     workers : int, optional
         Threads (default: all cores).
+    run : path, optional
+        An every-split run of ``way`` under ``rules`` (``analyze(..., every_split=True)``):
+        search on every hand of the game.
+    partial : bool, default False
+        Take a ``run`` whose chunks are not all there (a shard): search on the classes it
+        holds.
 
     Returns
     -------
     Generated
-        The card, the way and rules it was made against, and the log of its search.
+        The card, the way and rules it was made against, the log of its search and the card
+        after each step.
 
     Raises
     ------
@@ -354,6 +601,9 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
         ``max_rules``, ``hands`` or ``workers`` is not a whole number >= 1.
     RuleError
         ``rules`` is not a :class:`asiapoker.Rules`.
+    RunError
+        ``run`` is not a finished every-split run of ``way`` under ``rules`` (or a chunk of it
+        is damaged: the message names the file).
     """
 
     whole_number(max_rules, "max_rules")
@@ -363,17 +613,32 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
     workers = workers_count(workers)
     if fallback not in FALLBACKS:
         raise HouseWayError(f"unknown fallback {fallback!r} (one of: {', '.join(FALLBACKS)})")
-    rows = random_hands(hands, seed)
-    solved = solve_many(rows, w, r, workers=workers)
-    counts = np.asarray(solved.wins, dtype=np.int64)
-    f = hand_facts(rows, r)
-    if fallback == "house-way":
-        fb = solved.house_way.astype(np.int64)
-    else:
-        o = PRIORITY_PLACEMENTS[fallback]
-        fb = best_split(f.legal, f.tri, (o[0], o[1], o[2]))
     log: list[str] = []
-    found = search(f, counts, max_rules, min_gain=1e-5, min_default=0.0005, fallback=fb,
-                   log=log)
+    steps: list[Step] = []
+    kw = {"min_gain": 1e-5, "min_default": 0.0005, "log": log, "steps": steps}
+    if run is not None:
+        counts = SplitCounts(run, partial).require_way(w, r)
+        shapes = run_shapes(counts, fallback=fallback, workers=workers)
+        hw_cost = int(sum(sd.house_way.sum() for sd in shapes))
+        weights = player_classes()[1]
+        gone = set(counts.missing)
+        searched = int(sum(weights[counts.edges[c]:counts.edges[c + 1]].sum()
+                           for c in range(len(counts.edges) - 1) if c not in gone))
+        found = greedy(shapes, DEALER_HANDS * searched / 2, max_rules, **kw)
+    else:
+        rows = random_hands(hands, seed)
+        solved = solve_many(rows, w, r, workers=workers)
+        counts_s = np.asarray(solved.wins, dtype=np.int64)
+        f = hand_facts(rows, r)
+        if fallback == "house-way":
+            fb = solved.house_way.astype(np.int64)
+        else:
+            o = PRIORITY_PLACEMENTS[fallback]
+            fb = best_split(f.legal, f.tri, (o[0], o[1], o[2]))
+        found = search(f, counts_s, max_rules, fallback=fb, **kw)   # type: ignore[arg-type]
+        hw = solved.house_way.astype(np.intp)
+        hw_cost = int((solved.best_wins - counts_s[np.arange(hands), hw]).sum())
+        searched = hands
     card = RackCard(name or f"card-{w.name}-{max_rules}", tuple(found), fallback)
-    return Generated(card, w.name, r, hands, seed, tuple(log))
+    return Generated(card, w.name, r, searched, seed, tuple(log), tuple(steps), hw_cost,
+                     None if run is None else str(run))

@@ -18,7 +18,6 @@ from ._files import read_json
 from ._runs import RUN_FILE, RunDir, chunk_bounds
 from ._validate import MAX_HANDS, whole_number, workers_count
 from .cards import Card
-from .equilibrium import way_digest
 from .errors import RunError, StrategyError
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, resolve_way
 from .rack import (
@@ -252,10 +251,7 @@ def _price_from_splits(card: RackCard, way: HouseWay, rules: Rules, path: Path, 
                        sums: _PriceSums) -> Pricing:
     """The exact price of ``card`` from an every-split run of ``way``: each class's split by
     the card looked up among the stored counts."""
-    counts = SplitCounts(path, partial)
-    if counts.way_digest != way_digest(way, rules) or counts.rules.to_dict() != rules.to_dict():
-        raise RunError(f"{str(path)!r} is an every-split run against house way {counts.way} "
-                       f"({counts.rules.describe()}), not {way.name} ({rules.describe()})")
+    counts = SplitCounts(path, partial).require_way(way, rules)
     hands_all, weights = player_classes()
     card_classes(card, rules, way)               # the card's class table, once, before threads
 

@@ -25,7 +25,9 @@ import numpy.typing as npt
 from . import _core, _files
 from ._runs import RUN_FILE, RunDir, chunk_bounds, digest
 from ._validate import run_kernel
+from .equilibrium import way_digest
 from .errors import RunError
+from .house_way import HouseWay
 from .rules import Rules
 from .suit_classes import PLAYER_CLASSES, class_groups
 
@@ -147,6 +149,15 @@ class SplitCounts:
     def rules(self) -> Rules:
         """The run's rule options."""
         return Rules(**self.params["rules"])
+
+    def require_way(self, way: HouseWay, rules: Rules) -> SplitCounts:
+        """This run, when it counts against ``way`` under ``rules`` (else a
+        :class:`asiapoker.errors.RunError` naming the run and both ways)."""
+        if self.way_digest != way_digest(way, rules) or self.rules.to_dict() != rules.to_dict():
+            raise RunError(f"{str(self.path)!r} is an every-split run against house way "
+                           f"{self.way} ({self.rules.describe()}), not {way.name} "
+                           f"({rules.describe()})")
+        return self
 
     def describe(self) -> str:
         """What the counts are of."""
