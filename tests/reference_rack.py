@@ -48,6 +48,15 @@ def facts(seven, a234="high"):
     lows = [ref.rank_value(lo[0]) for h, _, lo in legal
             if ref.CATEGORY_NAMES[ref.value(h, a234)[0]] in MADE]
     f["made_low"] = max(lows) if lows else None
+    made = [(h, m) for h, m, _ in legal if ref.CATEGORY_NAMES[ref.value(h, a234)[0]] in MADE]
+    if made:
+        _, medium = max(made, key=lambda hm: ref.value(hm[1], a234))
+        f["made_medium"] = max(ref.rank_value(c) for c in medium)
+        f["made_medium2"] = min(ref.rank_value(c) for c in medium)
+    else:
+        f["made_medium"] = f["made_medium2"] = None
+    f["made_joker"] = int(bool(made) and all(ref.JOKER in h for h, _ in made))
+    f["made_count"] = len({frozenset(h) for h, _ in made})
     f["made_pair"] = int(any(ref.CATEGORY_NAMES[ref.value(h, a234)[0]] in MADE
                              and ref.CATEGORY_NAMES[ref.value(m, a234)[0]] != "no pair"
                              for h, m, _ in legal))

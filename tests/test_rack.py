@@ -70,6 +70,9 @@ def test_hand_facts_match_the_plain_reading(rng):
         assert {k: v or 0 for k, v in f.items()} == dict(zip(FEATURES, feature, strict=True))
     assert facts.feature[:, FEATURES.index("made_pair")].any()
     assert len(np.unique(facts.feature[:, FEATURES.index("made_low")])) > 5
+    for name in ("made_medium", "made_medium2", "made_count"):
+        assert len(np.unique(facts.feature[:, FEATURES.index(name)])) > 3, name
+    assert facts.feature[:, FEATURES.index("made_joker")].any()
 
 
 @pytest.mark.parametrize("card", [SMALL, FLAGS, STANDARD], ids=["small", "flags", "standard"])

@@ -30,8 +30,12 @@ The words a rule uses:
   "==", 1)`` asks whether a straight, flush or straight flush can be played in the high hand
   (``flush``: a flush or straight flush; ``straight``: a plain straight; ``made_pair``: one
   can, with a pair in the medium hand); ``("made_low", ">=", 8)`` whether the best low card
-  beside a straight or flush in the high hand is an 8 or better; ``("joker", "==", 1)``
-  whether the joker is among the seven cards.
+  beside a straight or flush in the high hand is an 8 or better (``made_medium`` and
+  ``made_medium2``: the higher and the lower card of the best medium hand beside one, both
+  the pair's rank for a pair); ``("made_joker", "==", 1)`` whether every straight or flush
+  that can be played high needs the joker; ``("made_count", ">=", 2)`` whether two or more
+  different four-card straights or flushes can be; ``("joker", "==", 1)`` whether the joker
+  is among the seven cards.
 
 When the placement a rule names is not legal for the hand (or does not exist), the rule does
 not apply and the next one is tried.
@@ -88,6 +92,12 @@ for _k in range(105):
     for _c in range(7):
         _PART_ONEHOT[3 * _c + _PART[_k, _c], _k] = 1
 _MADE = (4, 5, 7, 8)            # straight, flush, straight flush, royal flush
+_JOKER_HIGH = np.array([6 in h for h, _, _ in SPLIT_POSITIONS])
+"""per split: whether the seventh of the sorted cards (the joker, when there is one) is high"""
+_HIGHS = sorted({tuple(sorted(h)) for h, _, _ in SPLIT_POSITIONS})
+_HIGH_SET = np.array([[tuple(sorted(h)) == hs for hs in _HIGHS] for h, _, _ in SPLIT_POSITIONS],
+                     dtype=np.int64)
+"""[split, four-card set]: 1 where the split's high hand is that set of the sorted seven"""
 MADE_ORDERS = {"made": (1, 2, 0), "made-high": (1, 0, 2), "made-low": (2, 1, 0)}
 """made-hand placements: the order of (high 0, medium 1, low 2) in which they choose"""
 _HAND_WORDS = {"H": "high hand", "M": "medium hand", "L": "low card"}
@@ -98,8 +108,11 @@ _MADE_WORDS = {"made": "the best medium hand, then the best low card",
                "made-high": "the best medium hand, then the best high hand",
                "made-low": "the best low card, then the best medium hand"}
 FEATURES = ("group1", "group2", "group3", "single1", "single2", "single3", "single4",
-             "made", "joker", "flush", "straight", "made_pair", "made_low")
-FLAGS = ("made", "joker", "flush", "straight", "made_pair")
+             "made", "joker", "flush", "straight", "made_pair", "made_low",
+             "made_medium", "made_medium2", "made_joker", "made_count")
+FLAGS = ("made", "joker", "flush", "straight", "made_pair", "made_joker")
+COUNTS = {"made_count": 35}
+"""features that count (0 to the number), where the others are ranks (2..14) or flags"""
 _OPS = ("==", ">=", "<=")
 
 
@@ -142,6 +155,10 @@ class Rule:
             if cond[0] in FLAGS:
                 if cond[2] not in (0, 1):
                     raise HouseWayError(f"rule condition {cond!r}: {cond[0]} is 0 or 1")
+            elif cond[0] in COUNTS:
+                if not 0 <= cond[2] <= COUNTS[cond[0]]:
+                    raise HouseWayError(f"rule condition {cond!r}: {cond[0]} is a number from "
+                                        f"0 to {COUNTS[cond[0]]}")
             elif not 2 <= cond[2] <= 14:
                 raise HouseWayError(f"rule condition {cond!r}: a rank is a number from 2 "
                                     "to 14")
@@ -172,9 +189,19 @@ def _condition_text(cond: tuple[str, str, int], shape: str) -> str:
     if feat in ("flush", "straight"):
         return (f"a {feat} (or better) can be played high" if val else
                 f"no {feat} can be played high")
-    if feat == "made_low":
+    if feat == "made_joker":
+        return ("every straight or flush that can be played high needs the joker" if val else
+                "a straight or flush can be played high without the joker, or none can")
+    if feat == "made_count":
+        words = {"==": "exactly", ">=": "at least", "<=": "at most"}[op]
+        return (f"{words} {val} different four-card straight{'s' if val != 1 else ''} or "
+                f"flush{'es' if val != 1 else ''} can be played high")
+    if feat in ("made_low", "made_medium", "made_medium2"):
         words = {"==": "is", ">=": "is at least", "<=": "is at most"}[op]
-        return (f"the best low card beside a straight or flush in the high hand {words} "
+        what = {"made_low": "the best low card",
+                "made_medium": "the higher card of the best medium hand",
+                "made_medium2": "the lower card of the best medium hand"}[feat]
+        return (f"{what} beside a straight or flush in the high hand {words} "
                 f"{_rank_word(val)}")
     if feat.startswith("group"):
         groups = [g for g in _group_names(shape) if not g.endswith("single card")]
@@ -301,8 +328,8 @@ class RackCard:
 @dataclass(frozen=True, slots=True)
 class HandFacts:
     """What the rules read, for n checked rows of seven ids: ``shape`` (index into
-    :data:`SHAPES`), ``label`` (n x 7: each card's group, in rule order), ``feature`` (n x 11,
-    in the order of the condition features), ``sig`` (n x 105: each split's placement code),
+    :data:`SHAPES`), ``label`` (n x 7: each card's group, in rule order), ``feature`` (n x 17,
+    in the order of :data:`FEATURES`), ``sig`` (n x 105: each split's placement code),
     ``tri`` (n x 105 x 3 strengths) and ``legal`` (n x 105)."""
 
     shape: npt.NDArray[np.int64]
@@ -364,6 +391,14 @@ def hand_facts(rows: npt.NDArray[Any], rules: Rules | None = None) -> HandFacts:
     feature[:, 11] = (made & ((tri[:, :, 1] >> 16) >= 1)).any(axis=1)  # ... and a medium pair
     low_beside = np.where(made, tri[:, :, 2], -1).max(axis=1)        # ... and its best low card
     feature[:, 12] = np.where(low_beside >= 0, (low_beside >> 12) + 1, 0)
+    medium = np.where(made, tri[:, :, 1], -1).max(axis=1)            # ... its best medium hand
+    top = ((medium >> 12) & 15) + 1
+    feature[:, 13] = np.where(medium >= 0, top, 0)
+    feature[:, 14] = np.where(medium < 0, 0, np.where(medium >> 16 >= 1, top,
+                                                       ((medium >> 8) & 15) + 1))
+    joker = rows[:, 6] == 52
+    feature[:, 15] = joker & made.any(axis=1) & ~(made & ~_JOKER_HIGH).any(axis=1)
+    feature[:, 16] = ((made.astype(np.int64) @ _HIGH_SET) > 0).sum(axis=1)
     # placement code of each split: 9 bits a group, (high, medium, low) counts in 3 bits each;
     # a card's bit for each part it can go to, summed over the cards by the split's parts as
     # one integer product (exact in int64: the codes use 63 bits at most)
@@ -410,7 +445,7 @@ def feature_mask(feature: npt.NDArray[np.int64],
     for feat, op, val in conds:
         col = feature[:, FEATURES.index(feat)]
         out &= col == val if op == "==" else col >= val if op == ">=" else col <= val
-        if feat not in FLAGS:
+        if feat not in FLAGS and feat not in COUNTS:
             out &= col > 0
     return out
 
