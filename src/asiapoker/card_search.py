@@ -12,7 +12,6 @@ splits) holds every split's count, which the search needs.  :func:`search` is al
 
 from __future__ import annotations
 
-import itertools
 import os
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -25,6 +24,7 @@ from ._validate import MAX_HANDS, whole_number, workers_count
 from .errors import HouseWayError, RunError
 from .house_way import DEFAULT_WAY, WayLike, resolve_way
 from .rack import (
+    COUNTS,
     FALLBACKS,
     FEATURES,
     FLAGS,
@@ -142,30 +142,63 @@ def current(sd: ShapeData) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float6
     return decided, cost
 
 
+_WIDTH = 40
+"""Room for one feature's values (ranks 0..14, flags 0..1, counts up to 35) in the search's
+bincounts."""
+
+
 def atoms(sd: ShapeData) -> list[tuple[str, str, int]]:
     """Every single condition worth trying on the shape's hands (a threshold between two
     values that occur, or a flag)."""
+    return [a for a, _, _ in _atom_index(sd)]
+
+
+def _atom_index(sd: ShapeData) -> list[tuple[tuple[str, str, int], int, int]]:
+    """Each condition worth trying with (feature column, value): see :func:`_atom_gains`."""
     out = []
     for fi in RANKED:
         vals = np.unique(sd.feature[:, fi])
-        vals = vals[vals > 0]
-        for v in vals[1:]:
-            out.append((FEATURES[fi], ">=", int(v)))
-        for v in vals[:-1]:
-            out.append((FEATURES[fi], "<=", int(v)))
+        vals = vals[vals >= 0] if FEATURES[fi] in COUNTS else vals[vals > 0]
+        out += [((FEATURES[fi], ">=", int(v)), fi, int(v)) for v in vals[1:]]
+        out += [((FEATURES[fi], "<=", int(v)), fi, int(v)) for v in vals[:-1]]
     for fi in FLAGGED:
         if len(np.unique(sd.feature[:, fi])) > 1:
-            out += [(FEATURES[fi], "==", 1), (FEATURES[fi], "==", 0)]
+            out += [((FEATURES[fi], "==", 1), fi, 1), ((FEATURES[fi], "==", 0), fi, 0)]
+    return out
+
+
+def _atom_gains(sd: ShapeData, index: list[tuple[tuple[str, str, int], int, int]],
+                gain: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The summed ``gain`` of the rows meeting each condition of ``index``, all at once: one
+    bincount of every feature's values, summed up or down to each threshold."""
+    nf = sd.feature.shape[1]
+    flat = (sd.feature + _WIDTH * np.arange(nf)[None, :]).ravel()
+    by_value = np.bincount(flat, weights=np.repeat(gain, nf),
+                           minlength=nf * _WIDTH).reshape(nf, _WIDTH)
+    up = np.cumsum(by_value[:, ::-1], axis=1)[:, ::-1]        # value v or more
+    down = np.cumsum(by_value, axis=1)                          # value v or less
+    out = np.empty(len(index))
+    for i, ((feat, op, _), fi, v) in enumerate(index):
+        if op == "==":
+            out[i] = by_value[fi, v]
+        elif op == ">=":
+            out[i] = up[fi, v]
+        else:                   # a rank condition never holds where there is no such rank
+            out[i] = down[fi, v] - (by_value[fi, 0] if feat not in COUNTS else 0.0)
     return out
 
 
 def best_exception(sd: ShapeData) -> tuple[float, Rule | None]:
-    """The exception (a placement under one or two conditions) that saves the most on the
-    shape's hands no rule decides yet, and its saving."""
+    """The exception (a placement under one, two or three conditions) that saves the most on
+    the shape's hands no rule decides yet, and its saving: every single condition, every pair
+    by branch and bound (a pair saves at most what its first condition's hands that gain sum
+    to), and the best pair's best third condition."""
     decided, cost = current(sd)
-    at = atoms(sd)
-    masks = [cond_mask(sd, (a,)) for a in at]
+    index = _atom_index(sd)
+    masks: dict[int, npt.NDArray[np.bool_]] = {}
+    pairs: list[tuple[int, int, int]] = []
     best: tuple[float, Rule | None] = (0.0, None)
+    todo = []
     for j, p in enumerate(sd.placements):
         elig = ~decided & np.isfinite(sd.cost[j])
         gain = np.where(elig, cost - np.where(elig, sd.cost[j], 0.0), 0.0)
@@ -177,20 +210,39 @@ def best_exception(sd: ShapeData) -> tuple[float, Rule | None]:
         full = float((cost - as_default)[~decided].sum())
         if full > best[0]:
             best = (full, Rule(sd.name, p, sd.base))
-        single = [float(gain[m].sum()) for m in masks]
-        for a, g in zip(at, single, strict=True):
-            if g > best[0] * 1.01:
-                best = (g, Rule(sd.name, p, (*sd.base, a)))
-        top = np.argsort(single)[-16:]
-        for x, y in itertools.combinations(top, 2):
-            if at[x][0] == at[y][0] and at[x][1] == at[y][1]:
-                continue
-            g = float(gain[masks[x] & masks[y]].sum())
-            if g > best[0] * 1.03:
-                best = (g, Rule(sd.name, p, (*sd.base, at[x], at[y])))
+        single = _atom_gains(sd, index, gain)
+        for i in np.argsort(-single)[:1]:
+            if single[i] > best[0] * 1.01:
+                best = (float(single[i]), Rule(sd.name, p, (*sd.base, index[i][0])))
+        todo.append((j, gain, single, _atom_gains(sd, index, np.maximum(gain, 0.0))))
+    # pairs: the placements and first conditions with the most to gain first
+    for j, gain, _, bound in sorted(todo, key=lambda t: -float(t[3].max(initial=0.0))):
+        for i in np.argsort(-bound):
+            if bound[i] <= best[0] * 1.03:
+                break
+            if i not in masks:
+                masks[i] = feature_mask(sd.feature, (index[i][0],))
+            second = _atom_gains(sd, index, np.where(masks[i], gain, 0.0))
+            a = index[i][0]
+            same = [x[0][0] == a[0] and x[0][1] == a[1] for x in index]
+            second[same] = -np.inf
+            k = int(np.argmax(second))
+            if second[k] > best[0] * 1.03:
+                best = (float(second[k]),
+                        Rule(sd.name, sd.placements[j], (*sd.base, a, index[k][0])))
+                pairs.append((j, i, k))
+    if best[1] is not None and len(best[1].conditions) == len(sd.base) + 2:
+        # a third condition to the best pair, where it keeps off hands the pair loses on
+        j, i, k = pairs[-1]
+        gain = next(t[1] for t in todo if t[0] == j)
+        both = feature_mask(sd.feature, (index[i][0], index[k][0]))
+        third = _atom_gains(sd, index, np.where(both, gain, 0.0))
+        third[[x[0][0] in (index[i][0][0], index[k][0][0]) for x in index]] = -np.inf
+        t = int(np.argmax(third))
+        if third[t] > best[0] * 1.03:
+            best = (float(third[t]), Rule(sd.name, sd.placements[j],
+                                          (*best[1].conditions, index[t][0])))
     return best
-
-
 
 
 def _shapes(f: HandFacts, counts: npt.NDArray[np.int64], top: int,
@@ -338,9 +390,11 @@ def greedy(shapes: list[ShapeData], unit: float, max_rules: int, *, min_gain: fl
         sd.default = -1
     step()
     ranked = sorted(shapes, key=lambda x: -saving[id(x)])
-    for i, sd in enumerate(ranked):         # at most max_rules defaults, the largest savings
-        if chosen[id(sd)] < 0 or saving[id(sd)] / unit < min_default or i >= max_rules:
+    for sd in ranked:                       # at most max_rules defaults, the largest savings
+        if chosen[id(sd)] < 0 or saving[id(sd)] / unit < min_default:
             continue
+        if n_rules() >= max_rules:
+            break
         sd.default = chosen[id(sd)]
         if log is not None:
             log.append(f"card search: a default rule saves {saving[id(sd)] / unit:.4%} of a "
@@ -526,6 +580,8 @@ class Generated:
     """What copying the house way loses on the hands searched, in the steps' units."""
     run: str | None = None
     """The every-split run searched, when not a sample."""
+    named: str | None = None
+    """The name the caller gave the card (its tiers are named ``NAMED-RULES``), if any."""
 
     @property
     def exact(self) -> bool:
@@ -543,12 +599,15 @@ class Generated:
 
     def tier(self, max_rules: int) -> RackCard:
         """The card of the search's first steps that hold at most ``max_rules`` rules (the
-        nested cards of one search), named ``NAME-MAX_RULES`` when smaller than the card."""
+        nested cards of one search: the card ``generate`` makes with that ``max_rules``),
+        named as it would name that card (``card-WAY-MAX_RULES``, or ``NAME-MAX_RULES``)."""
         whole_number(max_rules, "max_rules")
         fit = [st for st in self.steps if len(st.rules) <= max_rules]
-        if fit[-1].rules == self.card.rules:
+        if fit[-1].rules == self.card.rules and max_rules >= len(self.card.rules):
             return self.card
-        return RackCard(f"{self.card.name}-{max_rules}", fit[-1].rules, self.card.fallback)
+        name = (f"{self.named}-{max_rules}" if self.named is not None else
+                f"card-{self.way}-{max_rules}")
+        return RackCard(name, fit[-1].rules, self.card.fallback)
 
 
 def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rules: int = 20,
@@ -641,4 +700,4 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
         searched = hands
     card = RackCard(name or f"card-{w.name}-{max_rules}", tuple(found), fallback)
     return Generated(card, w.name, r, searched, seed, tuple(log), tuple(steps), hw_cost,
-                     None if run is None else str(run))
+                     None if run is None else str(run), name)
