@@ -136,7 +136,7 @@ def test_a_card_searched_on_the_run_is_priced_as_its_search_counted(every):
         card = g.tier(k)
         assert len(card.rules) == k
         assert price(card, "standard", run=out, partial=True).gap_closed == closed, k
-    assert g.tier(6) == g.card and g.tier(curve[1][0]).name == f"{g.card.name}-{curve[1][0]}"
+    assert g.tier(6) == g.card and g.tier(curve[1][0]).name == f"card-standard-{curve[1][0]}"
     with pytest.raises(RunError, match=r"every-split run against house way standard .* not "
                                        r"classic"):
         generate("classic", run=out, partial=True)

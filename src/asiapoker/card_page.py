@@ -74,21 +74,27 @@ def _card_html(text: str) -> str:
     return ' <span class="bar">|</span> '.join(parts)
 
 
-def command_line(pricing: Pricing, generated: Generated | None, seed: int = 0,
+def command_line(card: RackCard, pricing: Pricing, generated: Generated | None, seed: int = 0,
                  exact: str | None = None, card_file: str | None = None) -> str:
-    """The ``asiapoker card`` command that makes these figures again: every option that changes
-    a figure (the way, the rule options, the search's and the pricing's sample or run)."""
+    """The ``asiapoker card`` command that makes ``card`` and its figures again: every option
+    that changes a figure (the way, the rule options, the search's and the pricing's sample or
+    run)."""
     parts = ["asiapoker card", f"--way {pricing.way}"]
     if pricing.rules.a234 != "high":
         parts.append(f"--a234 {pricing.rules.a234}")
     if pricing.rules.pays != 1:
         parts.append(f"--pays {pricing.rules.pays:g}")
     if generated is not None:
-        parts += [f"--max-rules {len(generated.card.rules)}", f"--hands {generated.hands}",
-                  f"--name {shlex.quote(generated.card.name)}"]
+        parts.append(f"--max-rules {len(card.rules)}")
+        parts.append(f"--run {shlex.quote(generated.run)}" if generated.run is not None else
+                     f"--hands {generated.hands}")
+        if generated.named is not None:
+            parts.append(f"--name {shlex.quote(generated.named)}")
     elif card_file is not None:
         parts.append(f"--card {shlex.quote(card_file)}")
-    if pricing.exact:
+    if pricing.exact and generated is not None and exact == generated.run:
+        pass                                    # --run prices from the same run
+    elif pricing.exact:
         parts.append(f"--exact {shlex.quote(exact) if exact else 'RUNDIR'}")
     else:
         parts.append(f"--price-hands {pricing.hands}")
@@ -141,7 +147,7 @@ def write_card(card: RackCard, pricing: Pricing, out: str | Path,
             (f"copying the house way ({pricing.way})", ev["house-way"])]
     per = {p.index: p for p in pricing.per_rule}
     how = (f"{'Generated' if generated else 'Priced'} by "
-           f"`{command_line(pricing, generated, seed, exact, card_file)}`")
+           f"`{command_line(card, pricing, generated, seed, exact, card_file)}`")
     # Markdown
     md = [f"# Strategy card: {card.name}", "",
           f"Against the house way `{pricing.way}` ({pricing.rules.describe()}); figures "
@@ -164,8 +170,21 @@ def write_card(card: RackCard, pricing: Pricing, out: str | Path,
            "|---|---|---|"]
     md += [f"| `{hand}` | {float(f):.5%} | {float(loss):.3f} |"
            for hand, f, loss in pricing.worst[:10]]
+    curve = generated.curve() if generated is not None else []
+    exact_curve = generated is not None and generated.exact
+    if generated is not None and len(curve) > 1:
+        where = "every hand of the game, exactly" if exact_curve else (
+            f"the search's {generated.hands:,} random hands")
+        md += ["", "## The gap closed, rule by rule", "",
+               f"The search's cards after each rule (measured on {where}): the card of k "
+               "rules is the first k steps of the search.", "",
+               "| rules | gap closed |", "|---|---|"]
+        md += [f"| {k}{' (this card)' if k == len(card.rules) else ''} | {float(c):.1%} |"
+               for k, c in curve if k in _CURVE_ROWS or k == len(card.rules) or k == curve[-1][0]]
     files["card.md"] = ("\n".join(md) + "\n").encode()
     files.update(_plot(card, per, fb))
+    if len(curve) > 1:
+        files.update(_curve_plot(card, curve, exact_curve))
     # HTML
     trs = "".join(
         f"<tr><td>{i + 1}</td><td>{h.escape(rule.text())}</td>"
@@ -183,6 +202,10 @@ def write_card(card: RackCard, pricing: Pricing, out: str | Path,
     chart = (f'<img alt="bar chart of what each rule costs" src="data:image/png;base64,'
              f'{base64.b64encode(files["cost-per-rule.png"]).decode()}">'
              if "cost-per-rule.png" in files else "")
+    if "gap-closed.png" in files:
+        chart += (f'<img alt="the share of the gap closed after each rule of the search" '
+                  f'src="data:image/png;base64,'
+                  f'{base64.b64encode(files["gap-closed.png"]).decode()}">')
     page = f"""<!doctype html><html lang=en><head><meta charset=utf-8>
 <meta name=viewport content="width=device-width, initial-scale=1">
 <title>Strategy card: {h.escape(card.name)}</title><style>
@@ -226,7 +249,10 @@ up on them against optimal play, per hand of the game. {h.escape(how.replace('`'
     return [d / name for name in files]
 
 
-SKIPPED = ("cost-per-rule.png", "cost-per-rule.svg")
+_CURVE_ROWS = (1, 2, 3, 5, 10, 15, 20, 30, 40)
+"""The rule counts the card page's table of the search's curve shows (with the card's own)."""
+
+SKIPPED = ("cost-per-rule.png", "cost-per-rule.svg", "gap-closed.png", "gap-closed.svg")
 """The files :func:`write_card` leaves out when matplotlib is not installed."""
 
 
@@ -234,9 +260,9 @@ def plots_missing() -> str | None:
     """One line saying which pictures a card leaves out and how to get them, or None when
     matplotlib is installed."""
     try:
-        require_extra("matplotlib", "plots", "the chart of what each rule costs")
+        require_extra("matplotlib", "plots", "drawing the card's charts")
     except MissingExtraError as exc:
-        return f"skipped {' and '.join(SKIPPED)}: {exc}"
+        return f"skipped {', '.join(SKIPPED)}: {exc}"
     return None
 
 
@@ -262,5 +288,41 @@ def _plot(card: RackCard, per: dict[int, Any], fb: Any) -> dict[str, bytes]:
         buf = io.BytesIO()
         fig.savefig(buf, format=ext, dpi=110)
         out[f"cost-per-rule.{ext}"] = buf.getvalue()
+    plt.close(fig)
+    return out
+
+
+def _curve_plot(card: RackCard, curve: list[tuple[int, Any]], exact: bool) -> dict[str, bytes]:
+    """The chart of the share of the gap closed after each rule of the search, the card's own
+    size marked, as PNG and SVG (nothing without matplotlib)."""
+    if plots_missing() is not None:
+        return {}
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    ks = [k for k, _ in curve]
+    closed = [100 * float(c) for _, c in curve]
+    ax.plot(ks, closed, marker="o", markersize=3, color="#3b6fb6")
+    n = len(card.rules)
+    if n in ks:
+        y = closed[ks.index(n)]
+        ax.plot([n], [y], marker="o", markersize=8, color="#b3001b", linestyle="none")
+        ax.annotate(f"this card: {y:.1f} %", (n, y), textcoords="offset points",
+                    xytext=(-10, 10), ha="right")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("rules on the card")
+    ax.set_ylabel("gap closed (%)")
+    ax.set_ylim(0, max(100.0, max(closed) + 5))
+    ax.grid(alpha=0.3)
+    ax.set_title(f"The gap between the house way and optimal play closed, rule by rule "
+                 f"({'exact' if exact else 'on the sample'})", fontsize=9)
+    fig.tight_layout()
+    out = {}
+    for ext in ("png", "svg"):
+        buf = io.BytesIO()
+        fig.savefig(buf, format=ext, dpi=110)
+        out[f"gap-closed.{ext}"] = buf.getvalue()
     plt.close(fig)
     return out

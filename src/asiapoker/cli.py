@@ -36,6 +36,7 @@ from .errors import (
     HouseWayError,
     IllegalSettingError,
     MissingExtraError,
+    OptionError,
     StrategyError,
     UsageError,
     install_hint,
@@ -558,24 +559,38 @@ def cmd_card(args: argparse.Namespace) -> None:
     _out_dir(args.out, "--out")
     way = _way(args.way)
     generated = None
+    tiers = sorted(set(args.max_rules))
+    exact = args.exact if args.exact is not None else args.run
     if args.card:
-        card = _load_card(args.card, way.name, rules)
+        if len(tiers) > 1 or args.run:
+            raise OptionError("--card prices one card: without --run or several --max-rules")
+        cards = [(Path(args.out), _load_card(args.card, way.name, rules))]
     else:
-        generated = generate(way, rules, max_rules=args.max_rules, hands=args.hands,
-                             seed=args.seed, name=args.name, workers=args.workers)
-        card = generated.card
+        generated = generate(way, rules, max_rules=tiers[-1], hands=args.hands,
+                             seed=args.seed, name=args.name, workers=args.workers,
+                             run=args.run)
         for line in generated.log:
             print(line, file=sys.stderr)
-    pricing = price(card, way, rules, run=args.exact, hands=args.price_hands,
-                    seed=args.seed + 1, workers=args.workers)
-    written = write_card(card, pricing, args.out, generated, seed=args.seed, exact=args.exact,
-                         card_file=args.card)
+        cards = [(Path(args.out) / f"rules-{k}" if len(tiers) > 1 else Path(args.out),
+                  generated.tier(k)) for k in tiers]
+    priced = []
+    for out, card in cards:
+        pricing = price(card, way, rules, run=exact, hands=args.price_hands,
+                        seed=args.seed + 1, workers=args.workers)
+        written = write_card(card, pricing, out, generated, seed=args.seed, exact=exact,
+                             card_file=args.card)
+        priced.append(pricing.to_dict())
+        if not args.json:
+            _report_card(card, pricing, written)
     skipped = plots_missing()
     if skipped:
         print(f"asiapoker: {skipped}", file=sys.stderr)
     if args.json:
-        _emit(args, pricing.to_dict(), "")
-        return
+        _emit(args, priced[0] if len(priced) == 1 else {"cards": priced}, "")
+
+
+def _report_card(card: RackCard, pricing: Any, written: list[Path]) -> None:
+    """A priced card on stdout: its rules with what each decides and costs, the evs."""
     per = {p.index: p for p in pricing.per_rule}
     print(f"{card.name}: {len(card.rules)} rules ({pricing.describe()})")
     print(f"{'#':>3} {'hands':>7} {'costs':>8}  rule")
@@ -818,9 +833,14 @@ def _card_commands(sub: Any, common: _Common) -> None:
     s = sub.add_parser("card", parents=common.both,
                        help="generate a strategy card against a way and price it")
     s.add_argument("--way", default=DEFAULT_WAY, help=WAY_HELP)
-    s.add_argument("--max-rules", type=int, default=20, help="rules on the card")
+    s.add_argument("--max-rules", type=int, nargs="+", default=[20], metavar="N",
+                   help="rules on the card; several (5 10 20 40): the nested cards of one "
+                   "search, each in OUT/rules-N")
+    s.add_argument("--run", default=None, metavar="RUNDIR",
+                   help="search on every hand of an every-split run of the way (analyze "
+                   "--every-split), and price the cards exactly from it")
     s.add_argument("--hands", type=int, default=60_000,
-                   help="random hands the search solves exactly")
+                   help="random hands the search solves exactly (without --run)")
     s.add_argument("--seed", type=int, default=0, help="random seed (the pricing sample uses "
                    "seed + 1)")
     s.add_argument("--name", default=None, help="the card's name")
