@@ -150,8 +150,13 @@ How to read a rule:
 - "play the straight or flush high": a straight, flush or straight flush in the high hand,
   choosing the best medium hand, then the best low card.
 - "a straight or flush can be played high with a pair in the medium hand": some legal setting
-  has both; "the best low card beside a straight or flush in the high hand": the highest card
-  that can be the low hand while a straight or flush is played high.
+  has both; "the best low card beside it" (a straight or flush in the high hand): the highest
+  card that can be the low hand while a straight or flush is played high; "the higher (lower)
+  card of the best medium hand beside it": of the best medium hand that can be played while a
+  straight or flush is played high, both the pair's rank for a pair; "every straight or flush
+  that can be played high needs the joker", or "one can be played high without the joker";
+  "at least 2 different four-card straights or flushes can be played high": so many sets of
+  four of the seven cards make one.
 - "otherwise", the card's last clause, for every hand no rule above fits: the legal setting
   with the best medium hand, then the best low card, then the best high hand.
 """

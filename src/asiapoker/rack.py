@@ -165,7 +165,8 @@ class Rule:
 
     def text(self) -> str:
         """The rule in words."""
-        when = "".join(f", {_condition_text(c, self.shape)}" for c in self.conditions)
+        made = ("made", "==", 1) in self.conditions
+        when = "".join(f", {_condition_text(c, self.shape, made)}" for c in self.conditions)
         return f"{self.shape}{when}: {placement_text(self.shape, self.placement)}"
 
 
@@ -176,7 +177,8 @@ def _rank_word(r: int) -> str:
     return _RANK_WORDS.get(r, str(r))
 
 
-def _condition_text(cond: tuple[str, str, int], shape: str) -> str:
+def _condition_text(cond: tuple[str, str, int], shape: str, made: bool = False) -> str:
+    """A condition in words (``made``: the rule asks for a straight or flush already)."""
     feat, op, val = cond
     if feat == "made":
         return ("a straight or flush can be played high" if val else
@@ -190,7 +192,9 @@ def _condition_text(cond: tuple[str, str, int], shape: str) -> str:
         return (f"a {feat} (or better) can be played high" if val else
                 f"no {feat} can be played high")
     if feat == "made_joker":
-        return ("every straight or flush that can be played high needs the joker" if val else
+        if val:
+            return "every straight or flush that can be played high needs the joker"
+        return ("one can be played high without the joker" if made else
                 "a straight or flush can be played high without the joker, or none can")
     if feat == "made_count":
         words = {"==": "exactly", ">=": "at least", "<=": "at most"}[op]
@@ -201,8 +205,8 @@ def _condition_text(cond: tuple[str, str, int], shape: str) -> str:
         what = {"made_low": "the best low card",
                 "made_medium": "the higher card of the best medium hand",
                 "made_medium2": "the lower card of the best medium hand"}[feat]
-        return (f"{what} beside a straight or flush in the high hand {words} "
-                f"{_rank_word(val)}")
+        beside = "beside it" if made else "beside a straight or flush in the high hand"
+        return f"{what} {beside} {words} {_rank_word(val)}"
     if feat.startswith("group"):
         groups = [g for g in _group_names(shape) if not g.endswith("single card")]
         i = int(feat[5:]) - 1
