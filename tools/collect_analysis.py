@@ -19,6 +19,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "src" / "asiapoker" / "data" / "analysis.json"
+CARD_DIRS = ("standard", "standard-40", "equilibrium", "equilibrium-40", "classic",
+             "medium-first", "high-first")
+"""The shipped cards' folders under docs/cards, in the order the tables list them."""
 BEGIN, END = "<!-- analysis:begin -->", "<!-- analysis:end -->"
 
 
@@ -77,7 +80,7 @@ def tables() -> dict[Path, str]:
         i, j = text.index(BEGIN), text.index(END)
         pages[doc] = text[:i + len(BEGIN)] + "\n" + table + "\n" + text[j:]
     cards = []
-    for way in ("standard", "equilibrium", "classic", "medium-first", "high-first"):
+    for way in CARD_DIRS:
         pj = ROOT / "docs" / "cards" / way / "pricing.json"
         if not pj.exists():
             continue

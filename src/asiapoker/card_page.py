@@ -88,8 +88,8 @@ def command_line(card: RackCard, pricing: Pricing, generated: Generated | None, 
         parts.append(f"--max-rules {len(card.rules)}")
         parts.append(f"--run {shlex.quote(generated.run)}" if generated.run is not None else
                      f"--hands {generated.hands}")
-        if generated.named is not None:
-            parts.append(f"--name {shlex.quote(generated.named)}")
+        if generated.named is not None:              # the card's own name (a tier's)
+            parts.append(f"--name {shlex.quote(card.name)}")
     elif card_file is not None:
         parts.append(f"--card {shlex.quote(card_file)}")
     if pricing.exact and generated is not None and exact == generated.run:

@@ -167,12 +167,13 @@ def _atom_index(sd: ShapeData) -> list[tuple[tuple[str, str, int], int, int]]:
     return out
 
 
-def _atom_gains(sd: ShapeData, index: list[tuple[tuple[str, str, int], int, int]],
+def _atom_gains(feature: npt.NDArray[np.int64],
+                index: list[tuple[tuple[str, str, int], int, int]],
                 gain: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """The summed ``gain`` of the rows meeting each condition of ``index``, all at once: one
-    bincount of every feature's values, summed up or down to each threshold."""
-    nf = sd.feature.shape[1]
-    flat = (sd.feature + _WIDTH * np.arange(nf)[None, :]).ravel()
+    """The summed ``gain`` of the rows of ``feature`` meeting each condition of ``index``, all
+    at once: one bincount of every feature's values, summed up or down to each threshold."""
+    nf = feature.shape[1]
+    flat = (feature + _WIDTH * np.arange(nf)[None, :]).ravel()
     by_value = np.bincount(flat, weights=np.repeat(gain, nf),
                            minlength=nf * _WIDTH).reshape(nf, _WIDTH)
     up = np.cumsum(by_value[:, ::-1], axis=1)[:, ::-1]        # value v or more
@@ -191,56 +192,57 @@ def _atom_gains(sd: ShapeData, index: list[tuple[tuple[str, str, int], int, int]
 def best_exception(sd: ShapeData) -> tuple[float, Rule | None]:
     """The exception (a placement under one, two or three conditions) that saves the most on
     the shape's hands no rule decides yet, and its saving: every single condition, every pair
-    by branch and bound (a pair saves at most what its first condition's hands that gain sum
+    by branch and bound (a pair saves at most what its first condition's gaining hands sum
     to), and the best pair's best third condition."""
     decided, cost = current(sd)
     index = _atom_index(sd)
-    masks: dict[int, npt.NDArray[np.bool_]] = {}
-    pairs: list[tuple[int, int, int]] = []
+    masks: dict[int, npt.NDArray[np.intp]] = {}
     best: tuple[float, Rule | None] = (0.0, None)
     todo = []
     for j, p in enumerate(sd.placements):
-        elig = ~decided & np.isfinite(sd.cost[j])
+        fits = np.isfinite(sd.cost[j])
+        elig = ~decided & fits
         gain = np.where(elig, cost - np.where(elig, sd.cost[j], 0.0), 0.0)
         if gain.max(initial=0.0) <= 0:
             continue
         # as the group's default instead: every undecided hand moves, the ones it does not
         # fit to the fallback
-        as_default = np.where(np.isfinite(sd.cost[j]), sd.cost[j], sd.fallback)
+        as_default = np.where(fits, sd.cost[j], sd.fallback)
         full = float((cost - as_default)[~decided].sum())
         if full > best[0]:
             best = (full, Rule(sd.name, p, sd.base))
-        single = _atom_gains(sd, index, gain)
-        for i in np.argsort(-single)[:1]:
-            if single[i] > best[0] * 1.01:
-                best = (float(single[i]), Rule(sd.name, p, (*sd.base, index[i][0])))
-        todo.append((j, gain, single, _atom_gains(sd, index, np.maximum(gain, 0.0))))
+        single = _atom_gains(sd.feature, index, gain)
+        i = int(np.argmax(single))
+        if single[i] > best[0] * 1.01:
+            best = (float(single[i]), Rule(sd.name, p, (*sd.base, index[i][0])))
+        todo.append((j, gain, _atom_gains(sd.feature, index, np.maximum(gain, 0.0))))
     # pairs: the placements and first conditions with the most to gain first
-    for j, gain, _, bound in sorted(todo, key=lambda t: -float(t[3].max(initial=0.0))):
+    found = None
+    for j, gain, bound in sorted(todo, key=lambda t: -float(t[2].max(initial=0.0))):
         for i in np.argsort(-bound):
             if bound[i] <= best[0] * 1.03:
                 break
             if i not in masks:
-                masks[i] = feature_mask(sd.feature, (index[i][0],))
-            second = _atom_gains(sd, index, np.where(masks[i], gain, 0.0))
+                masks[i] = np.flatnonzero(feature_mask(sd.feature, (index[i][0],)))
+            rows = masks[i]
+            second = _atom_gains(sd.feature[rows], index, gain[rows])
             a = index[i][0]
-            same = [x[0][0] == a[0] and x[0][1] == a[1] for x in index]
-            second[same] = -np.inf
+            second[[x[0][0] == a[0] and x[0][1] == a[1] for x in index]] = -np.inf
             k = int(np.argmax(second))
             if second[k] > best[0] * 1.03:
                 best = (float(second[k]),
                         Rule(sd.name, sd.placements[j], (*sd.base, a, index[k][0])))
-                pairs.append((j, i, k))
-    if best[1] is not None and len(best[1].conditions) == len(sd.base) + 2:
+                found = (gain, i, k)
+    if found is not None and best[1] is not None and len(best[1].conditions) == \
+            len(sd.base) + 2:
         # a third condition to the best pair, where it keeps off hands the pair loses on
-        j, i, k = pairs[-1]
-        gain = next(t[1] for t in todo if t[0] == j)
-        both = feature_mask(sd.feature, (index[i][0], index[k][0]))
-        third = _atom_gains(sd, index, np.where(both, gain, 0.0))
+        gain, i, k = found
+        rows = np.flatnonzero(feature_mask(sd.feature, (index[i][0], index[k][0])))
+        third = _atom_gains(sd.feature[rows], index, gain[rows])
         third[[x[0][0] in (index[i][0][0], index[k][0][0]) for x in index]] = -np.inf
         t = int(np.argmax(third))
         if third[t] > best[0] * 1.03:
-            best = (float(third[t]), Rule(sd.name, sd.placements[j],
+            best = (float(third[t]), Rule(sd.name, best[1].placement,
                                           (*best[1].conditions, index[t][0])))
     return best
 
@@ -600,11 +602,10 @@ class Generated:
     def tier(self, max_rules: int) -> RackCard:
         """The card of the search's first steps that hold at most ``max_rules`` rules (the
         nested cards of one search: the card ``generate`` makes with that ``max_rules``),
-        named as it would name that card (``card-WAY-MAX_RULES``, or ``NAME-MAX_RULES``)."""
+        named ``card-WAY-MAX_RULES`` (as ``generate`` names it) or, when the search was
+        given a name, ``NAME-MAX_RULES``."""
         whole_number(max_rules, "max_rules")
         fit = [st for st in self.steps if len(st.rules) <= max_rules]
-        if fit[-1].rules == self.card.rules and max_rules >= len(self.card.rules):
-            return self.card
         name = (f"{self.named}-{max_rules}" if self.named is not None else
                 f"card-{self.way}-{max_rules}")
         return RackCard(name, fit[-1].rules, self.card.fallback)

@@ -571,8 +571,8 @@ def cmd_card(args: argparse.Namespace) -> None:
                              run=args.run)
         for line in generated.log:
             print(line, file=sys.stderr)
-        cards = [(Path(args.out) / f"rules-{k}" if len(tiers) > 1 else Path(args.out),
-                  generated.tier(k)) for k in tiers]
+        cards = ([(Path(args.out) / f"rules-{k}", generated.tier(k)) for k in tiers]
+                 if len(tiers) > 1 else [(Path(args.out), generated.card)])
     priced = []
     for out, card in cards:
         pricing = price(card, way, rules, run=exact, hands=args.price_hands,
