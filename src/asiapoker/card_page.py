@@ -282,14 +282,7 @@ def _plot(card: RackCard, per: dict[int, Any], fb: Any) -> dict[str, bytes]:
     ax.set_xlabel("ev given up against optimal play (% of a wager, per hand of the game)")
     ax.set_ylabel("rule")
     ax.set_title(f"What each rule of {card.name} costs")
-    fig.tight_layout()
-    out = {}
-    for ext in ("png", "svg"):
-        buf = io.BytesIO()
-        fig.savefig(buf, format=ext, dpi=110)
-        out[f"cost-per-rule.{ext}"] = buf.getvalue()
-    plt.close(fig)
-    return out
+    return _figure_files(fig, "cost-per-rule")
 
 
 def _curve_plot(card: RackCard, curve: list[tuple[int, Any]], exact: bool) -> dict[str, bytes]:
@@ -318,11 +311,17 @@ def _curve_plot(card: RackCard, curve: list[tuple[int, Any]], exact: bool) -> di
     ax.grid(alpha=0.3)
     ax.set_title(f"The gap between the house way and optimal play closed, rule by rule "
                  f"({'exact' if exact else 'on the sample'})", fontsize=9)
+    return _figure_files(fig, "gap-closed")
+
+
+def _figure_files(fig: Any, stem: str) -> dict[str, bytes]:
+    """A finished matplotlib figure as ``STEM.png`` and ``STEM.svg`` (then closed)."""
+    import matplotlib.pyplot as plt
     fig.tight_layout()
     out = {}
     for ext in ("png", "svg"):
         buf = io.BytesIO()
         fig.savefig(buf, format=ext, dpi=110)
-        out[f"gap-closed.{ext}"] = buf.getvalue()
+        out[f"{stem}.{ext}"] = buf.getvalue()
     plt.close(fig)
     return out
