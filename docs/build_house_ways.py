@@ -148,7 +148,8 @@ How to read a rule:
 - "the rest high": every card the rule does not name goes to the high hand; when suits allow
   more than one such setting, the dealer makes the best high hand (a flush if possible).
 - "play the straight or flush high": a straight, flush or straight flush in the high hand,
-  choosing the best medium hand, then the best low card.
+  choosing the best medium hand, then the best low card. "A plain straight" is one that is not
+  a straight flush.
 - "a straight or flush can be played high with a pair in the medium hand": some legal setting
   has both; "the best low card beside it" (a straight or flush in the high hand): the highest
   card that can be the low hand while a straight or flush is played high; "the higher (lower)

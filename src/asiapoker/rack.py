@@ -188,9 +188,12 @@ def _condition_text(cond: tuple[str, str, int], shape: str, made: bool = False) 
     if feat == "made_pair":
         return ("a straight or flush can be played high with a pair in the medium hand" if val
                 else "no straight or flush can be played high with a pair in the medium hand")
-    if feat in ("flush", "straight"):
-        return (f"a {feat} (or better) can be played high" if val else
-                f"no {feat} can be played high")
+    if feat == "flush":
+        return ("a flush (or a straight flush) can be played high" if val else
+                "no flush can be played high")
+    if feat == "straight":             # a straight flush is not one
+        return ("a plain straight can be played high" if val else
+                "no plain straight can be played high")
     if feat == "made_joker":
         if val:
             return "every straight or flush that can be played high needs the joker"
