@@ -40,6 +40,18 @@ The words a rule uses:
 When the placement a rule names is not legal for the hand (or does not exist), the rule does
 not apply and the next one is tried.
 
+The straight-and-flush facts of one hand: with ``Jk Ah Tc 9c 8d 4d 3c`` three four-card sets
+make a straight or flush (the joker flush, Jk-T-9-8 and A-2-3-4), each needs the joker, the
+best medium hand beside one is A-8 (beside the flush) and the best low card a 9 (beside
+A-2-3-4):
+
+>>> import numpy as np
+>>> from asiapoker.cards import parse_cards
+>>> ids = np.array([[int(c) for c in parse_cards("Jk Ah Tc 9c 8d 4d 3c")]])
+>>> facts = dict(zip(FEATURES, hand_facts(ids).feature[0].tolist()))
+>>> [facts[k] for k in ("made_low", "made_medium", "made_medium2", "made_joker", "made_count")]
+[9, 14, 8, 1, 3]
+
 >>> Rule("one pair", "MM H L H H H", (("group1", ">=", 20),))
 Traceback (most recent call last):
 ...
