@@ -675,7 +675,10 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
         raise HouseWayError(f"unknown fallback {fallback!r} (one of: {', '.join(FALLBACKS)})")
     log: list[str] = []
     steps: list[Step] = []
-    kw = {"min_gain": 1e-5, "min_default": 0.0005, "log": log, "steps": steps}
+    # a sample's rule must save 10^-5 of a wager a hand (less is the sample's noise); on a run
+    # every saving is exact, and a rule that saves anything is kept
+    kw = {"min_gain": 1e-5 if run is None else 1e-9, "min_default": 0.0005, "log": log,
+          "steps": steps}
     if run is not None:
         counts = SplitCounts(run, partial).require_way(w, r)
         shapes = run_shapes(counts, fallback=fallback, workers=workers)
