@@ -434,7 +434,7 @@ EXACT_LIMIT = 2 ** 53
 def _group_of(f: HandFacts) -> npt.NDArray[np.int64]:
     """Each hand's search group: its shape, twice, and whether a straight or flush can be
     played high."""
-    return 2 * f.shape + (f.feature[:, FEATURES.index("made")] == 0)
+    return np.asarray(2 * f.shape + (f.feature[:, FEATURES.index("made")] == 0), np.int64)
 
 
 def _group_base(g: int) -> tuple[int, tuple[tuple[str, str, int], ...]]:
@@ -677,8 +677,7 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
     steps: list[Step] = []
     # a sample's rule must save 10^-5 of a wager a hand (less is the sample's noise); on a run
     # every saving is exact, and a rule that saves anything is kept
-    kw = {"min_gain": 1e-5 if run is None else 1e-9, "min_default": 0.0005, "log": log,
-          "steps": steps}
+    min_gain = 1e-5 if run is None else 1e-9
     if run is not None:
         counts = SplitCounts(run, partial).require_way(w, r)
         shapes = run_shapes(counts, fallback=fallback, workers=workers)
@@ -687,7 +686,8 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
         gone = set(counts.missing)
         searched = int(sum(weights[counts.edges[c]:counts.edges[c + 1]].sum()
                            for c in range(len(counts.edges) - 1) if c not in gone))
-        found = greedy(shapes, DEALER_HANDS * searched / 2, max_rules, **kw)
+        found = greedy(shapes, DEALER_HANDS * searched / 2, max_rules, min_gain=min_gain,
+                       min_default=0.0005, log=log, steps=steps)
     else:
         rows = random_hands(hands, seed)
         solved = solve_many(rows, w, r, workers=workers)
@@ -698,7 +698,8 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
         else:
             o = PRIORITY_PLACEMENTS[fallback]
             fb = best_split(f.legal, f.tri, (o[0], o[1], o[2]))
-        found = search(f, counts_s, max_rules, fallback=fb, **kw)   # type: ignore[arg-type]
+        found = search(f, counts_s, max_rules, fallback=fb, min_gain=min_gain,
+                       min_default=0.0005, log=log, steps=steps)
         hw = solved.house_way.astype(np.intp)
         hw_cost = int((solved.best_wins - counts_s[np.arange(hands), hw]).sum())
         searched = hands
