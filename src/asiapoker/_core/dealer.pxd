@@ -32,16 +32,16 @@ cdef struct Grid:
     # hand when the dealer's is below its threshold), and the bucket of a dealer strength =
     # the number of thresholds at or below it, so a split whose threshold is the i-th beats
     # exactly the dealer strengths of buckets 0..i.  Cell (bh, bm, bl) is at
-    # (bh * nm + bm) * ls + bl; the cells of bl >= nl stay zero.  ``grid_prefix`` and
-    # ``grid_count`` take grids of ls == LOW_STRIDE: every grid of one hand or one group.
+    # (bh * nm + bm) * low_cells + bl; the cells of bl >= nl stay zero.  ``grid_prefix`` and
+    # ``grid_count`` take grids of low_cells == LOW_STRIDE: every grid of one hand or one group.
     int nh, nm, nl               # buckets along each axis: thresholds + 1
-    int ls                       # cells of one (high, medium) bucket pair: LOW_STRIDE, or
+    int low_cells                # cells of one (high, medium) bucket pair: LOW_STRIDE, or
                                  # nl when more (a grid of every dealer low, for tests)
-    int size                     # nh * nm * ls
+    int size                     # nh * nm * low_cells
     int first_top                # the least dealer high index at or above every high
                                  # threshold (its bucket is the top one)
-    int32_t* hb                  # [high index] the offset of that dealer high's bucket
-    int32_t mlb[NM * NL]         # [medium * NL + low] the offset of its (medium, low) bucket
+    int32_t* high_bucket         # [high index] the offset of that dealer high's bucket
+    int32_t cell_bucket[NM * NL] # [medium * NL + low] the offset of its (medium, low) bucket
 
 
 cdef struct Work:
@@ -50,9 +50,9 @@ cdef struct Work:
     int32_t* cells               # [cell] dealer hands (capacity cells)
     int32_t* pre                 # [cell] their prefix sums (int32 is exact: ``grid_prefix``)
     int32_t* sub                 # [rank class] its hands that are flush hands, taken out
-    int32_t* ow                  # [suits * n_others + o] off-suit ways of a flush entry's O,
+    int32_t* other_ways          # [suits * n_others + o] off-suit ways of a flush entry's O,
                                  # summed over a set of suits (a 4-bit mask)
-    int64_t* lw                  # [part] hands of a rank part, a node of the parts' tree
+    int64_t* part_hands          # [part] hands of a rank part, a node of the parts' tree
                                  # (then the same without a card)
     int32_t* top                 # [medium * NL + low] hands in the top high bucket (zeros
                                  # between uses, as sub)
@@ -69,7 +69,7 @@ cdef class DealerModel:
     cdef int32_t[::1] triple_high              # [t] its high hand's strength
     cdef int16_t[::1] triple_cell              # [t] (medium index + 1) * (NL + 1) + low index + 1
     cdef int32_t[::1] high_values              # the distinct high strengths, ascending
-    cdef readonly Py_ssize_t n_high_values     # their number (the length of a Grid's hb)
+    cdef readonly Py_ssize_t n_high_values     # their number (the length of a Grid's high_bucket)
     cdef int32_t[::1] medium_values            # the NM distinct medium strengths, ascending
     cdef int32_t[::1] low_values               # the NL distinct low strengths, ascending
     # Rank classes: dealer hands no suit can make a flush of, counted by ranks alone; the
@@ -93,9 +93,8 @@ cdef class DealerModel:
                                                # joker flag, then the number of entries
     cdef Py_ssize_t run_joker_start            # the first run with the joker
     cdef int32_t[::1] run_least_high           # [run] the least high index of its true triples
-                                               # (its last entry's true high, kept apart:
-                                               # reading that in add_runs cost a classic
-                                               # solve 0.7 M instructions)
+                                               # (its last entry's true high, kept apart so
+                                               # that add_runs reads one int a run)
     cdef uint16_t[:, ::1] flush_true           # [n] its true triple's high index (its rank
                                                # class's triple loses the count through
                                                # flush_class), then its (medium, low) index
@@ -121,8 +120,8 @@ cdef class DealerModel:
     # the same for all of them (card -1) or those that hold ``card``
     cdef void count_hands(self, const int* removed, int n_removed, int card,
                           Work* w) noexcept nogil
-    # lw = the hands of each rank part (a node of the parts' tree)
-    cdef void part_ways(self, const int64_t* rank_ways, int64_t* lw) noexcept nogil
+    # part_hands = the hands of each rank part (a node of the parts' tree)
+    cdef void part_ways(self, const int64_t* rank_ways, int64_t* part_hands) noexcept nogil
     # the grid of ``player``'s seven cards (side 0 the player's wins, side 1 the dealer's
     # hands that do not lose) and each split's (high, medium, low) threshold index packed as
     # pack_at(high, medium, low), -1 for a foul
@@ -158,7 +157,7 @@ cdef inline void suit_ways(const int* avail, int ranks_in_suit, int64_t* ways) n
 cdef inline uint32_t cell_of(const Grid* g, const uint16_t* triple) noexcept nogil:
     """The cell of ``g`` a triple lands in: ``triple`` its high index, then its (medium, low)
     index pair (unsigned: an index that needs no sign extension)."""
-    return <uint32_t>(g.hb[triple[0]] + g.mlb[triple[1]])
+    return <uint32_t>(g.high_bucket[triple[0]] + g.cell_bucket[triple[1]])
 
 
 cdef extern from *:
@@ -240,60 +239,65 @@ cdef extern from "sysdep.h":     # the compilers' unrolling hint (ASIAPOKER_UNRO
 cdef extern from *:
     """
     /* add_runs's entries of the top high bucket, a..b-1: each one's ways (ways[oid]) to its
-       (medium, low) pair's sum (top[tru[2n + 1]]) and to its rank class's (sub[cls]); eight
+       (medium, low) pair's sum (top[true_triple[2n + 1]]) and to its rank class's
+       (sub[rank_class]); eight
        a step where the compiler takes the hint (the loop's own count is an eighth) */
     static inline void asiapoker_top_entries(const int32_t* ways, const uint16_t* oid,
-                                             const uint16_t* tru, const int32_t* cls,
+                                             const uint16_t* true_triple, const int32_t* rank_class,
                                              int32_t* top, int32_t* sub, Py_ssize_t a,
                                              Py_ssize_t b) {
         Py_ssize_t n;
     ASIAPOKER_UNROLL8
         for (n = a; n < b; n++) {
             int32_t cnt = ways[oid[n]];
-            top[tru[2 * n + 1]] += cnt;
-            sub[cls[n]] += cnt;
+            top[true_triple[2 * n + 1]] += cnt;
+            sub[rank_class[n]] += cnt;
         }
     }
     /* add_ranks's rank classes a..b-1 (no card held): each one's hands by rank alone, the
        product of its two parts' ways, less its flush hands (sub, then zero), to its cell */
-    static inline void asiapoker_rank_classes(const uint16_t* rkc, const uint16_t* rlo,
-                                              const uint16_t* rhi, const int64_t* lw,
-                                              const int64_t* hw, const int32_t* hb,
-                                              const int32_t* mlb, int32_t* cells,
+    static inline void asiapoker_rank_classes(const uint16_t* true_index, const uint16_t* low_part,
+                                              const uint16_t* high_part, const int64_t* part_hands,
+                                              const int32_t* high_bucket,
+                                              const int32_t* cell_bucket, int32_t* cells,
                                               int32_t* sub, Py_ssize_t a, Py_ssize_t b) {
         Py_ssize_t n;
     ASIAPOKER_UNROLL8
         for (n = a; n < b; n++) {
             /* a cell offset is at least 0: as uint32_t it needs no sign extension */
-            cells[(uint32_t)(hb[rkc[2 * n]] + mlb[rkc[2 * n + 1]])] += (int32_t)(
-                lw[rlo[n]] * hw[rhi[n]] - sub[n]);
+            uint32_t cell = (uint32_t)(high_bucket[true_index[2 * n]]
+                                       + cell_bucket[true_index[2 * n + 1]]);
+            cells[cell] += (int32_t)(part_hands[low_part[n]] * part_hands[high_part[n]] - sub[n]);
             sub[n] = 0;
         }
     }
-    /* the same for entries of one lower high bucket, whose cells are plane[mlb[pair]] */
+    /* the same for entries of one lower high bucket, whose cells are plane[cell_bucket[pair]] */
     static inline void asiapoker_plane_entries(const int32_t* ways, const uint16_t* oid,
-                                               const uint16_t* tru, const int32_t* cls,
-                                               int32_t* plane, const int32_t* mlb,
-                                               int32_t* sub, Py_ssize_t a, Py_ssize_t b) {
+                                               const uint16_t* true_triple,
+                                               const int32_t* rank_class, int32_t* plane,
+                                               const int32_t* cell_bucket, int32_t* sub,
+                                               Py_ssize_t a, Py_ssize_t b) {
         Py_ssize_t n;
     ASIAPOKER_UNROLL8
         for (n = a; n < b; n++) {
             int32_t cnt = ways[oid[n]];
-            plane[(uint32_t)mlb[tru[2 * n + 1]]] += cnt;
-            sub[cls[n]] += cnt;
+            plane[(uint32_t)cell_bucket[true_triple[2 * n + 1]]] += cnt;
+            sub[rank_class[n]] += cnt;
         }
     }
     """
-    void asiapoker_top_entries(const int32_t* ways, const uint16_t* oid, const uint16_t* tru,
-                               const int32_t* cls, int32_t* top, int32_t* sub, Py_ssize_t a,
-                               Py_ssize_t b) noexcept nogil
-    void asiapoker_rank_classes(const uint16_t* rkc, const uint16_t* rlo, const uint16_t* rhi,
-                                const int64_t* lw, const int64_t* hw, const int32_t* hb,
-                                const int32_t* mlb, int32_t* cells, int32_t* sub,
-                                Py_ssize_t a, Py_ssize_t b) noexcept nogil
-    void asiapoker_plane_entries(const int32_t* ways, const uint16_t* oid, const uint16_t* tru,
-                                 const int32_t* cls, int32_t* plane, const int32_t* mlb,
-                                 int32_t* sub, Py_ssize_t a, Py_ssize_t b) noexcept nogil
+    void asiapoker_top_entries(const int32_t* ways, const uint16_t* oid,
+                               const uint16_t* true_triple, const int32_t* rank_class, int32_t* top,
+                               int32_t* sub, Py_ssize_t a, Py_ssize_t b) noexcept nogil
+    void asiapoker_rank_classes(const uint16_t* true_index, const uint16_t* low_part,
+                                const uint16_t* high_part, const int64_t* part_hands,
+                                const int32_t* high_bucket, const int32_t* cell_bucket,
+                                int32_t* cells, int32_t* sub, Py_ssize_t a,
+                                Py_ssize_t b) noexcept nogil
+    void asiapoker_plane_entries(const int32_t* ways, const uint16_t* oid,
+                                 const uint16_t* true_triple, const int32_t* rank_class,
+                                 int32_t* plane, const int32_t* cell_bucket, int32_t* sub,
+                                 Py_ssize_t a, Py_ssize_t b) noexcept nogil
 
 
 cdef inline int64_t grid_prefix(const Grid* g, int32_t* cells, int32_t* p, bint clear) noexcept nogil:
@@ -373,8 +377,8 @@ cdef inline void suit_fit(const int* availmask, int sc, int rc, Work* w) noexcep
 
 
 cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last, Work* w) noexcept nogil:
-    """Add the single-flush entries of runs first..last-1: each entry's count (w.ow of the set
-    of suits its F fits, w.fit_low and w.fit_high from ``suit_fit``: its O's off-suit ways
+    """Add the single-flush entries of runs first..last-1: each entry's count (w.other_ways of
+    the set of suits its F fits, w.fit_low and w.fit_high from ``suit_fit``: its O's off-suit ways
     summed over them) goes to its rank class's w.sub
     and to its true triple's cell of w.g.  The entries whose true high is at least every high
     threshold all land in the grid's top high bucket: they are summed in w.top by their
@@ -382,59 +386,60 @@ cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last, Work
     run lists them first (strongest first), so one comparison a run finds where they end
     when they are all of it, a binary search when they are not."""
     cdef const int32_t* run = &m.flush_runs[0]
-    cdef const uint16_t* sgf = &m.flush_ranks[0]
+    cdef const uint16_t* flush_ranks = &m.flush_ranks[0]
     cdef const uint16_t* oid = &m.flush_oid[0]
     cdef const int32_t* least = &m.run_least_high[0]
-    cdef const uint16_t* tru = &m.flush_true[0, 0]
-    cdef const int32_t* cls = &m.flush_class[0]
-    cdef const int32_t* hb = w.g.hb
-    cdef const int32_t* mlb = w.g.mlb
+    cdef const uint16_t* true_triple = &m.flush_true[0, 0]
+    cdef const int32_t* rank_class = &m.flush_class[0]
+    cdef const int32_t* high_bucket = w.g.high_bucket
+    cdef const int32_t* cell_bucket = w.g.cell_bucket
     cdef const int32_t* ways
     cdef int32_t* cells = w.cells
     cdef int32_t* sub = w.sub
     cdef int32_t* top = w.top
-    cdef Py_ssize_t r, n, n1, lo, hi, mid, end, no = m.other_pairs.shape[0]
+    cdef Py_ssize_t r, n, n1, lo, hi, mid, end, n_others = m.other_pairs.shape[0]
     cdef int f, b, suits, first_top = w.g.first_top
     cdef int32_t cnt
     cdef const uint8_t* fit_low = w.fit_low
     cdef const uint8_t* fit_high = w.fit_high
     for r in range(first, last):
-        f = sgf[run[r]]
+        f = flush_ranks[run[r]]
         suits = fit_low[f & 127] & fit_high[f >> 7]
         if suits == 0:
             continue
-        ways = w.ow + suits * no
+        ways = w.other_ways + suits * n_others
         n1 = run[r + 1]
         if least[r] >= first_top:
             lo = n1
-        elif tru[2 * run[r]] < first_top:      # none in the top bucket
+        elif true_triple[2 * run[r]] < first_top:      # none in the top bucket
             lo = run[r]
         else:                                  # the first entry below the top bucket
             lo = run[r]
             hi = n1
             while lo < hi:
                 mid = (lo + hi) >> 1
-                if tru[2 * mid] >= first_top:
+                if true_triple[2 * mid] >= first_top:
                     lo = mid + 1
                 else:
                     hi = mid
-        asiapoker_top_entries(ways, oid, tru, cls, top, sub, run[r], lo)
+        asiapoker_top_entries(ways, oid, true_triple, rank_class, top, sub, run[r], lo)
         while lo < n1:                         # the rest by runs of one high bucket
-            b = hb[tru[2 * lo]]
-            if b == hb[least[r]]:
+            b = high_bucket[true_triple[2 * lo]]
+            if b == high_bucket[least[r]]:
                 end = n1
             else:                              # the first entry of a lower bucket
                 end = lo + 1
                 hi = n1
                 while end < hi:
                     mid = (end + hi) >> 1
-                    if hb[tru[2 * mid]] == b:
+                    if high_bucket[true_triple[2 * mid]] == b:
                         end = mid + 1
                     else:
                         hi = mid
-            asiapoker_plane_entries(ways, oid, tru, cls, cells + b, mlb, sub, lo, end)
+            asiapoker_plane_entries(ways, oid, true_triple, rank_class, cells + b, cell_bucket,
+                                    sub, lo, end)
             lo = end
-    n = (w.g.nh - 1) * w.g.nm * w.g.ls         # the top high bucket's offset
+    n = (w.g.nh - 1) * w.g.nm * w.g.low_cells         # the top high bucket's offset
     for r in range(NM * NL):
-        cells[n + mlb[r]] += top[r]
+        cells[n + cell_bucket[r]] += top[r]
         top[r] = 0

@@ -184,29 +184,31 @@ cdef class DealerModel:
                         const int64_t* less, Work* w) noexcept nogil:
         """Add rank classes first..last-1 to their cells of w.g: each class's hands by rank
         alone (the product of its ranks 2..8's ways and its ranks 9..A's, each from a table of
-        the distinct such parts, w.lw), less the same from ``less`` (the ways without a card)
-        when it is not NULL, less w.sub[class] (its flush hands), which goes back to zero."""
+        the distinct such parts, w.part_hands), less the same from ``less`` (the ways without
+        a card) when it is not NULL, less w.sub[class] (its flush hands), which goes back to
+        zero."""
         cdef Py_ssize_t n, nparts = self.part_parent.shape[0]
-        cdef const uint16_t* rkc = &self.rank_true[0, 0]
-        cdef const uint16_t* rlo = &self.rank_low[0]
-        cdef const uint16_t* rhi = &self.rank_high[0]
-        cdef const int32_t* hb = w.g.hb
-        cdef const int32_t* mlb = w.g.mlb
-        cdef const int64_t* lw = w.lw
-        cdef const int64_t* hw = w.lw
-        cdef const int64_t* lw2 = w.lw + nparts
-        cdef const int64_t* hw2 = lw2
+        cdef const uint16_t* true_index = &self.rank_true[0, 0]
+        cdef const uint16_t* low_part = &self.rank_low[0]
+        cdef const uint16_t* high_part = &self.rank_high[0]
+        cdef const int32_t* high_bucket = w.g.high_bucket
+        cdef const int32_t* cell_bucket = w.g.cell_bucket
+        cdef const int64_t* part_hands = w.part_hands
+        cdef const int64_t* part_hands_without = w.part_hands + nparts
         cdef int32_t* cells = w.cells
         cdef int32_t* sub = w.sub
-        self.part_ways(rank_ways, w.lw)
+        self.part_ways(rank_ways, w.part_hands)
         if less != NULL:
-            self.part_ways(less, w.lw + nparts)
+            self.part_ways(less, w.part_hands + nparts)
             for n in range(first, last):
-                cells[hb[rkc[2 * n]] + mlb[rkc[2 * n + 1]]] += <int32_t>(
-                    lw[rlo[n]] * hw[rhi[n]] - lw2[rlo[n]] * hw2[rhi[n]] - sub[n])
+                cells[high_bucket[true_index[2 * n]] + cell_bucket[true_index[2 * n + 1]]] += (
+                    <int32_t>(part_hands[low_part[n]] * part_hands[high_part[n]]
+                              - part_hands_without[low_part[n]] * part_hands_without[high_part[n]]
+                              - sub[n]))
                 sub[n] = 0
         else:
-            asiapoker_rank_classes(rkc, rlo, rhi, lw, hw, hb, mlb, cells, sub, first, last)
+            asiapoker_rank_classes(true_index, low_part, high_part, part_hands, high_bucket,
+                                   cell_bucket, cells, sub, first, last)
 
     cdef void distribution(self, const int* removed, int n_removed, Work* w) noexcept nogil:
         """w.cells[c] = number of dealer hands from the cards not in ``removed`` (the player's
@@ -238,20 +240,20 @@ cdef class DealerModel:
         cdef Py_ssize_t n, n0, r, first, last, first_run, last_run
         cdef const Grid* g = &w.g
         cdef int32_t* cells = w.cells
-        cdef Py_ssize_t no = self.other_pairs.shape[0]
+        cdef Py_ssize_t n_others = self.other_pairs.shape[0]
         cdef Py_ssize_t ndouble = self.double_ranks1.shape[0]
         cdef Py_ssize_t ndrun = self.double_runs.shape[0] - 1
         cdef const int32_t* drun = &self.double_runs[0]
-        cdef const uint16_t* dr1 = &self.double_ranks1[0] if ndouble else NULL
+        cdef const uint16_t* double_ranks1 = &self.double_ranks1[0] if ndouble else NULL
         cdef const uint16_t* dr2 = &self.double_ranks2[0] if ndouble else NULL
-        cdef const uint16_t* dtr = &self.double_codes[0, 0] if ndouble else NULL
-        cdef const uint8_t* op = &self.other_pairs[0, 0]
+        cdef const uint16_t* double_codes = &self.double_codes[0, 0] if ndouble else NULL
+        cdef const uint8_t* others = &self.other_pairs[0, 0]
         cdef const uint8_t* o
         cdef const int64_t* ways
         cdef const int64_t* ways2
-        cdef int32_t* ow
-        cdef const int32_t* ow1
-        cdef const int32_t* ow2
+        cdef int32_t* other_ways
+        cdef const int32_t* other_ways1
+        cdef const int32_t* other_ways2
         dealer_joker = cards_left(removed, n_removed, avail, availmask, rank_ways, offsuit_ways)
         memset(cells, 0, g.size * sizeof(int32_t))
         if less:
@@ -271,26 +273,26 @@ cdef class DealerModel:
         last = self.rank_triple.shape[0] if dealer_joker else self.rank_joker_start
         first_run = self.run_joker_start if joker else 0
         last_run = self.flush_runs.shape[0] - 1 if dealer_joker else self.run_joker_start
-        # the off-suit ways of every distinct O, in each suit (w.ow row 1 << s), then summed
+        # the off-suit ways of every distinct O, in each suit (w.other_ways row 1 << s), then summed
         # over each set of two or more suits (row: the set as a mask); holding ``card``, those
         # ways less the same without it (suit sc: a hand whose flush set holds the card holds
         # it, add_runs counts suit sc for no other)
         for s in range(4):
             ways = offsuit_ways + 52 * s
             ways2 = offsuit_ways2 + 52 * s
-            ow = w.ow + (1 << s) * no
-            for n in range(no):
-                o = op + 3 * n
-                ow[n] = <int32_t>(ways[o[0]] * ways[o[1]] * ways[o[2]])
+            other_ways = w.other_ways + (1 << s) * n_others
+            for n in range(n_others):
+                o = others + 3 * n
+                other_ways[n] = <int32_t>(ways[o[0]] * ways[o[1]] * ways[o[2]])
                 if less and s != sc:
-                    ow[n] -= <int32_t>(ways2[o[0]] * ways2[o[1]] * ways2[o[2]])
+                    other_ways[n] -= <int32_t>(ways2[o[0]] * ways2[o[1]] * ways2[o[2]])
         for k in range(3, 16):
             if k & (k - 1):
-                ow = w.ow + k * no
-                ow1 = w.ow + (k & (k - 1)) * no
-                ow2 = w.ow + (k & -k) * no
-                for n in range(no):
-                    ow[n] = ow1[n] + ow2[n]
+                other_ways = w.other_ways + k * n_others
+                other_ways1 = w.other_ways + (k & (k - 1)) * n_others
+                other_ways2 = w.other_ways + (k & -k) * n_others
+                for n in range(n_others):
+                    other_ways[n] = other_ways1[n] + other_ways2[n]
         # the single-flush entries (holding ``card``: an F in suit sc holds rank rc)
         suit_fit(availmask, sc, rc, w)
         add_runs(self, first_run, last_run, w)
@@ -303,32 +305,32 @@ cdef class DealerModel:
         pairs = &PAIRS[256 * (sc if less else 4)]
         for r in range(ndrun):                     # runs of entries with one F1
             n0 = drun[r]
-            f = dr1[n0]
+            f = double_ranks1[n0]
             q = pairs + ((w.fit_low[f & 127] & w.fit_high[f >> 7]) << 4)
             for n in range(n0, drun[r + 1]):
                 f = dr2[n]
                 k = q[w.fit_low[f & 127] & w.fit_high[f >> 7]]
                 if k:
-                    cells[cell_of(g, dtr + 8 * n)] += k
-                    cells[cell_of(g, dtr + 8 * n + 2)] -= k
-                    cells[cell_of(g, dtr + 8 * n + 4)] -= k
-                    cells[cell_of(g, dtr + 8 * n + 6)] += k
+                    cells[cell_of(g, double_codes + 8 * n)] += k
+                    cells[cell_of(g, double_codes + 8 * n + 2)] -= k
+                    cells[cell_of(g, double_codes + 8 * n + 4)] -= k
+                    cells[cell_of(g, double_codes + 8 * n + 6)] += k
 
-    cdef void part_ways(self, const int64_t* rank_ways, int64_t* lw) noexcept nogil:
-        """lw[p] = the hands of rank part p (a node of the parts' tree: its parent's hands
+    cdef void part_ways(self, const int64_t* rank_ways, int64_t* part_hands) noexcept nogil:
+        """part_hands[p] = the hands of rank part p (a node of the parts' tree: its parent's hands
         times C(cards of its rank left, its count)), given rank_ways[r * 5 + k] = C(cards of
         rank r left, k)."""
         cdef Py_ssize_t n
         cdef const uint16_t* par = &self.part_parent[0]
         cdef const uint8_t* pr = &self.part_pair[0]
-        lw[0] = 1
+        part_hands[0] = 1
         for n in range(1, self.part_parent.shape[0]):
-            lw[n] = lw[par[n]] * rank_ways[pr[n]]
+            part_hands[n] = part_hands[par[n]] * rank_ways[pr[n]]
 
     cdef void build_grid(self, const int32_t* uh, int nh, const int32_t* um, int nm,
                          const int32_t* ul, int nl, Grid* g) noexcept nogil:
         """``g`` from the thresholds: ``uh`` high strengths, ``um`` medium indices (among
-        ``medium_values``) and ``ul`` low indices, each ascending and distinct.  g.hb must
+        ``medium_values``) and ``ul`` low indices, each ascending and distinct.  g.high_bucket must
         hold ``n_high_values`` entries."""
         cdef int j = 0, d, x, sm = LOW_STRIDE if nl < LOW_STRIDE else nl + 1
         cdef int sh = (nm + 1) * sm
@@ -339,7 +341,7 @@ cdef class DealerModel:
         for t in range(self.n_high_values):       # one merge over the dealer's high strengths
             while j < nh and uh[j] <= hv[t]:
                 j += 1
-            g.hb[t] = j * sh
+            g.high_bucket[t] = j * sh
         j = 0
         for d in range(NM):
             while j < nm and um[j] <= d:
@@ -352,12 +354,12 @@ cdef class DealerModel:
             lb[d] = j
         for d in range(NM):
             for x in range(NL):
-                g.mlb[d * NL + x] = mb[d] + lb[x]
+                g.cell_bucket[d * NL + x] = mb[d] + lb[x]
         g.first_top = find(hv, self.n_high_values, uh[nh - 1]) if nh else 0
         g.nh = nh + 1
         g.nm = nm + 1
         g.nl = nl + 1
-        g.ls = sm
+        g.low_cells = sm
         g.size = g.nh * g.nm * sm
 
     cdef void hand_grid(self, const int* player, int side, Grid* g, int* at) noexcept nogil:
@@ -472,16 +474,16 @@ cdef int find(const int32_t* a, int n, int32_t x) noexcept nogil:
 cdef int work_alloc(DealerModel m, Work* w, Py_ssize_t capacity) noexcept nogil:
     """Space for counting into grids of up to ``capacity`` cells: 0, or -1 (nothing held)."""
     w.capacity = capacity
-    w.g.hb = <int32_t*>malloc((m.n_high_values + 1) * sizeof(int32_t))
+    w.g.high_bucket = <int32_t*>malloc((m.n_high_values + 1) * sizeof(int32_t))
     w.cells = <int32_t*>malloc(capacity * sizeof(int32_t))
     w.pre = <int32_t*>malloc(capacity * sizeof(int32_t))
     w.sub = <int32_t*>calloc(m.rank_triple.shape[0] + 1, sizeof(int32_t))   # zeros between uses
     w.top = <int32_t*>calloc(NM * NL, sizeof(int32_t))                      # the same
-    w.ow = <int32_t*>malloc((16 * m.other_pairs.shape[0] + 1) * sizeof(int32_t))
-    w.lw = <int64_t*>malloc((2 * m.part_parent.shape[0] + 1)
+    w.other_ways = <int32_t*>malloc((16 * m.other_pairs.shape[0] + 1) * sizeof(int32_t))
+    w.part_hands = <int64_t*>malloc((2 * m.part_parent.shape[0] + 1)
                             * sizeof(int64_t))
-    if (w.g.hb == NULL or w.cells == NULL or w.pre == NULL or w.sub == NULL
-            or w.ow == NULL or w.lw == NULL or w.top == NULL):
+    if (w.g.high_bucket == NULL or w.cells == NULL or w.pre == NULL or w.sub == NULL
+            or w.other_ways == NULL or w.part_hands == NULL or w.top == NULL):
         work_free(w)
         return -1
     return 0
@@ -489,17 +491,17 @@ cdef int work_alloc(DealerModel m, Work* w, Py_ssize_t capacity) noexcept nogil:
 
 cdef void work_free(Work* w) noexcept nogil:
     """Free what ``work_alloc`` took (each pointer is then NULL)."""
-    free(w.g.hb)
+    free(w.g.high_bucket)
     free(w.cells)
     free(w.pre)
     free(w.sub)
-    free(w.ow)
-    free(w.lw)
+    free(w.other_ways)
+    free(w.part_hands)
     free(w.top)
-    w.lw = NULL
+    w.part_hands = NULL
     w.top = NULL
-    w.g.hb = NULL
+    w.g.high_bucket = NULL
     w.cells = NULL
     w.pre = NULL
     w.sub = NULL
-    w.ow = NULL
+    w.other_ways = NULL

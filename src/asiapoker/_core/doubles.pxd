@@ -16,7 +16,7 @@ cdef inline void merge_doubles(DealerModel model, Merge* mg, int rmask, const in
     so it depends on F1 & R and F2 & R alone; its +1, -1, -1, +1 at four cells of ``grid``
     are two halves (+true, -single1) and (+rank-only, -single2).  The halves are merged by
     (F1 & R, F2 & R, the two cells), through mg's hash (a half whose two cells are one
-    cell cancels), then moved into mg.dd (first cell, second cell, count) by blocks of one
+    cell cancels), then moved into mg.pair_cells (first cell, second cell, count) by blocks of one
     (F1 & R, F2 & R): 81,796 entries of ``high-first`` make a few thousand."""
     cdef int tbits = mg.dtbits, nk
     nk = merge_doubles_pass(model, mg, rmask, grid, tbits)
@@ -34,8 +34,7 @@ cdef inline int merge_doubles_pass(DealerModel model, Merge* mg, int rmask, cons
                                    int tbits) noexcept nogil:
     """``merge_doubles``'s merge into the table's first 2^tbits slots: KEY_SET | F1 & R <<
     DKEY_F1 | F2 & R << DKEY_F2 | first cell << DKEY_CELL1 | second cell (merge.pxd), each with
-    its count.  Returns the number
-    of keys, or -1 (the table zeros again) when they pass a quarter of the slots."""
+    its count.  Returns the number of keys, or -1 (the table's keys zero again) when they pass a quarter of the slots."""
     cdef const uint16_t* f1 = &model.double_ranks1[0]
     cdef const uint16_t* f2 = &model.double_ranks2[0]
     cdef const uint16_t* dcode = &model.double_codes[0, 0]
@@ -71,31 +70,31 @@ cdef inline int merge_doubles_pass(DealerModel model, Merge* mg, int rmask, cons
 
 
 cdef inline void doubles_take(Merge* mg, int nk, const int* rr, int nr) noexcept nogil:
-    """Move the nk merged halves out of the table into mg.dd by blocks of one (F1 & R, F2 &
-    R) (each numbered by its ranks among the rows' rr: 7 + 7 bits), leaving the table and
-    mg.dblock_count zeros."""
+    """Move the nk merged halves out of the table into mg.pair_cells by blocks of one (F1 & R, F2 &
+    R) (each numbered by its ranks among the rows' rr: 7 + 7 bits), leaving the table's keys and
+    mg.dblock_count zero."""
     cdef int i, b, nb = 0, off = 0, c, p, k
     cdef int32_t* cnt = mg.dblock_count
-    cdef int32_t* dd = mg.dd
+    cdef int32_t* pair_cells = mg.pair_cells
     cdef uint64_t key
-    cdef int comp[8192 >> 6]       # the number of a mask of R, by its 6 high bits ...
-    cdef int comp_lo[64]           # ... and its 6 low bits (or-ed)
+    cdef int mask_number[8192 >> 6]       # the number of a mask of R, by its 6 high bits ...
+    cdef int mask_number_low[64]           # ... and its 6 low bits (or-ed)
     for i in range(64):
-        comp_lo[i] = 0
+        mask_number_low[i] = 0
     for i in range(128):
-        comp[i] = 0
+        mask_number[i] = 0
     for k in range(nr):
         for i in range(64):
             if rr[k] < 6 and (i >> rr[k]) & 1:
-                comp_lo[i] |= 1 << k
+                mask_number_low[i] |= 1 << k
         for i in range(128):
             if rr[k] >= 6 and (i >> (rr[k] - 6)) & 1:
-                comp[i] |= 1 << k
+                mask_number[i] |= 1 << k
     for i in range(nk):
         key = mg.tab[2 * mg.used[i]]
-        p = ((comp[(key >> 53) & 127] | comp_lo[(key >> 47) & 63]) << 7
-             | comp[(key >> 40) & 127] | comp_lo[(key >> 34) & 63])
-        mg.dd_block[i] = p
+        p = ((mask_number[(key >> 53) & 127] | mask_number_low[(key >> 47) & 63]) << 7
+             | mask_number[(key >> 40) & 127] | mask_number_low[(key >> 34) & 63])
+        mg.pair_block[i] = p
         if cnt[p] == 0:
             mg.dblock_key[nb] = p
             mg.dblock_f1[nb] = <int32_t>((key >> DKEY_F1) & KEY_F_MASK)
@@ -111,25 +110,25 @@ cdef inline void doubles_take(Merge* mg, int nk, const int* rr, int nr) noexcept
     mg.ndblocks = nb
     for i in range(nk):
         key = mg.tab[2 * mg.used[i]]
-        p = mg.dd_block[i]
+        p = mg.pair_block[i]
         c = cnt[p]
         cnt[p] = c + 1
-        dd[3 * c] = <int32_t>((key >> DKEY_CELL1) & KEY_CELL_MASK)
-        dd[3 * c + 1] = <int32_t>(key & KEY_CELL_MASK)
-        dd[3 * c + 2] = <int32_t>mg.tab[2 * mg.used[i] + 1]
+        pair_cells[3 * c] = <int32_t>((key >> DKEY_CELL1) & KEY_CELL_MASK)
+        pair_cells[3 * c + 1] = <int32_t>(key & KEY_CELL_MASK)
+        pair_cells[3 * c + 2] = <int32_t>mg.tab[2 * mg.used[i] + 1]
         mg.tab[2 * mg.used[i]] = 0
     for b in range(nb):
         cnt[mg.dblock_key[b]] = 0
 
 
 cdef inline void count_pair(const Merge* mg, int smask, int amask, const Grid* grid,
-                            int32_t* cells, int32_t* pre, const int* tat, int nt,
+                            int32_t* cells, int32_t* pre, const int* triple_at, int nt,
                             int64_t* out) noexcept nogil:
-    """out[t] = the two-flush corrections, for triple t (its thresholds tat[t]), of one pair
+    """out[t] = the two-flush corrections, for triple t (its thresholds triple_at[t]), of one pair
     of suits where the player holds the ranks ``smask`` and ``amask``: the merged halves
     (``merge_doubles``) of the blocks whose F1 avoids smask and F2 amask, each +count at its
     first cell and -count at its second."""
-    cdef const int32_t* dd = mg.dd
+    cdef const int32_t* pair_cells = mg.pair_cells
     cdef int b, t
     cdef Py_ssize_t i
     cdef int32_t v
@@ -137,9 +136,9 @@ cdef inline void count_pair(const Merge* mg, int smask, int amask, const Grid* g
         if (mg.dblock_f1[b] & smask) or (mg.dblock_f2[b] & amask):
             continue
         for i in range(mg.dblock_start[b], mg.dblock_start[b + 1]):
-            v = dd[3 * i + 2]
-            cells[dd[3 * i]] += v
-            cells[dd[3 * i + 1]] -= v
+            v = pair_cells[3 * i + 2]
+            cells[pair_cells[3 * i]] += v
+            cells[pair_cells[3 * i + 1]] -= v
     grid_prefix(grid, cells, pre, 1)        # and cells zeros again
     for t in range(nt):
-        out[t] = count_at(grid, pre, tat[t])
+        out[t] = count_at(grid, pre, triple_at[t])

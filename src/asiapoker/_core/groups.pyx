@@ -38,10 +38,10 @@ if (GROUP_CELLS > 1 << KEY_CELL_BITS or KEY_F_MASK != (1 << KEY_F_BITS) - 1
     raise ImportError("asiapoker: the grouped solver's merged-key fields do not fit")
 
 
-# Merge hashes kept between kernel calls, all zeros (every call leaves its hash so): a whole
-# run calls the kernel once a chunk, and a new 32 MB hash cost a page fault for each 4 KB of
-# it the chunk touched (~60 s of system time a whole standard run).  Taken and given back
-# with the GIL held; ``release_group_tables`` frees them.
+# Merge hashes kept between kernel calls, their key slots zero (every call leaves its hash
+# so; the counts beside them are written before they are read): a whole run calls the kernel
+# once a chunk, and a kept hash spares the system the pages of a new one.  Taken and given
+# back with the GIL held; ``release_group_tables`` frees them.
 cdef enum:
     KEPT_TABLES = 8
 cdef uint64_t* kept[KEPT_TABLES]
@@ -60,7 +60,7 @@ cdef uint64_t* take_table(int* bits) noexcept:
 
 
 cdef void give_table(uint64_t* tab, int bits) noexcept:
-    """Keep ``tab`` (all zeros, 2^bits slots) for the next call, or free it when enough are
+    """Keep ``tab`` (its keys zero, 2^bits slots) for the next call, or free it when enough are
     kept."""
     global nkept
     if tab == NULL:
@@ -86,7 +86,7 @@ def release_group_tables():
 
 
 def kept_group_tables():
-    """(how many merge hashes are kept, whether all of them are zeros): for tests."""
+    """(how many merge hashes are kept, whether all their keys are zero): for tests."""
     cdef int i
     cdef Py_ssize_t j
     clean = True
@@ -128,15 +128,15 @@ cdef int merge_entries(DealerModel model, Merge* mg, int rmask, const int* sets,
                        Py_ssize_t nsrun, const Grid* grid, int* nkeys) noexcept nogil:
     """Merge the single-flush entries of runs 0..nsrun-1 that some suit set of ``sets`` counts
     (its F avoids the set) by their key: KEY_SET | F & rmask | O's id << KEY_O | true cell of
-    ``grid`` << KEY_TRUE | class cell (mg.class_key) << KEY_CLASS (merge.pxd), into mg.dkey (*nkeys of them, through
-    mg's hash), each with the sum of its O's ways outside the ranks ``rmask`` (the rows
-    hold none of those ranks: all 4 are left, 3 of them outside the suit).  O's id numbers
-    its part in rmask (mg.id_code: a base-4 digit, the count, for each rank of rmask in
-    ascending order).  Returns the number of ids."""
-    cdef const uint8_t* op = &model.other_pairs[0, 0]
+    ``grid`` << KEY_TRUE | class cell (mg.class_key) << KEY_CLASS (merge.pxd), into mg.dkey
+    (*nkeys of them, through mg's hash), each with the sum of its O's ways outside the ranks
+    ``rmask`` (the rows hold none of those ranks: all 4 are left, 3 of them outside the
+    suit).  O's id numbers its part in rmask (mg.id_code: a base-4 digit, the count, for each
+    rank of rmask in ascending order).  Returns the number of ids."""
+    cdef const uint8_t* others = &model.other_pairs[0, 0]
     cdef int32_t* rest = mg.rest_ways
     cdef uint64_t* o_key = mg.o_key
-    cdef Py_ssize_t no = model.other_pairs.shape[0], n
+    cdef Py_ssize_t n_others = model.other_pairs.shape[0], n
     cdef int pow4[13]
     cdef int k, x, j = 0, code, nid = 0, nk, tbits = mg.tbits, every = 0
     cdef int32_t wr
@@ -145,11 +145,11 @@ cdef int merge_entries(DealerModel model, Merge* mg, int rmask, const int* sets,
         if (rmask >> k) & 1:
             pow4[k] = 1 << (2 * j)
             j += 1
-    for n in range(no):                     # O's ways outside rmask, and its id
+    for n in range(n_others):                     # O's ways outside rmask, and its id
         wr = 1
         code = 0
         for k in range(3):
-            x = op[3 * n + k]
+            x = others[3 * n + k]
             if x:
                 if pow4[x >> 2]:
                     code += (x & 3) * pow4[x >> 2]
@@ -162,9 +162,9 @@ cdef int merge_entries(DealerModel model, Merge* mg, int rmask, const int* sets,
             nid += 1
         o_key[n] = <uint64_t>mg.code_id[code] << KEY_O
     for n in range(model.n_high_values):      # the grid's cells, shifted into their key place
-        mg.cell_key[NM * NL + n] = <uint64_t>grid.hb[n] << KEY_TRUE
+        mg.cell_key[NM * NL + n] = <uint64_t>grid.high_bucket[n] << KEY_TRUE
     for n in range(NM * NL):
-        mg.cell_key[n] = <uint64_t>grid.mlb[n] << KEY_TRUE
+        mg.cell_key[n] = <uint64_t>grid.cell_bucket[n] << KEY_TRUE
     for k in range(ns):                       # a suit of no cards: every F counts
         if sets[k] == 0:
             every = 1
@@ -174,7 +174,7 @@ cdef int merge_entries(DealerModel model, Merge* mg, int rmask, const int* sets,
     while nk < 0:
         tbits += 1
         nk = merge_pass(model, mg, rmask, sets, ns, nsrun, every, tbits)
-    merge_take(mg, nk)                        # the keys in order, and the table zeros again
+    merge_take(mg, nk)                        # the keys in order, and the table's keys zero again
     tbits = MERGE_LEAST_BITS                  # the next group's start: 8 x these keys' slots
     while (1 << tbits) < 8 * nk and tbits < mg.maxbits:
         tbits += 1
@@ -187,14 +187,14 @@ cdef int merge_pass(DealerModel model, Merge* mg, int rmask, const int* sets, in
                     Py_ssize_t nsrun, int every, int tbits) noexcept nogil:
     """``merge_entries``'s merge into the table's first 2^tbits slots (a size fixed for the
     pass: the loop keeps it in registers).  Returns the number of keys, or -1 (the table
-    zeros again) when they pass a quarter of the slots.  A run's keys are made first, each
-    slot's cache line fetched ahead, then merged: the probes, which missed the caches (a
-    table of some MB), were most of its time."""
+    keys zero again) when they pass a quarter of the slots.  A run's keys are made first, each
+    slot's cache line fetched ahead, then merged: a probe of a table of some MB misses the
+    caches unless it was fetched."""
     cdef const int32_t* run = &model.flush_runs[0]
-    cdef const uint16_t* sgf = &model.flush_ranks[0]
+    cdef const uint16_t* flush_ranks = &model.flush_ranks[0]
     cdef const uint16_t* oid = &model.flush_oid[0]
-    cdef const uint16_t* tru = &model.flush_true[0, 0]
-    cdef const int32_t* cls = &model.flush_class[0]
+    cdef const uint16_t* true_triple = &model.flush_true[0, 0]
+    cdef const int32_t* rank_class = &model.flush_class[0]
     cdef const uint64_t* ccell = mg.class_key
     cdef const int32_t* rest = mg.rest_ways
     cdef const uint64_t* o_key = mg.o_key
@@ -203,20 +203,22 @@ cdef int merge_pass(DealerModel model, Merge* mg, int rmask, const int* sets, in
     cdef int32_t* used = mg.used
     cdef uint64_t* rkey = mg.run_keys
     cdef Py_ssize_t r, n, n0, slot, lastslot = 0
-    cdef int k, nk = 0, phi, limit = 1 << (tbits - 2)
+    cdef int k, nk = 0, flush_set, limit = 1 << (tbits - 2)
     cdef uint64_t key, lastkey = 0, base, tmask = (<uint64_t>1 << tbits) - 1
     for r in range(nsrun):
-        phi = sgf[run[r]] & rmask
+        flush_set = flush_ranks[run[r]] & rmask
         if not every:
             k = 0
-            while k < ns and phi & sets[k]:
+            while k < ns and flush_set & sets[k]:
                 k += 1
             if k == ns:
                 continue
-        base = KEY_SET | <uint64_t>phi
+        base = KEY_SET | <uint64_t>flush_set
         n0 = run[r]
         for n in range(n0, run[r + 1]):        # the run's keys, their slots fetched ahead
-            key = base | o_key[oid[n]] | ckey[NM * NL + tru[2 * n]] + ckey[tru[2 * n + 1]] | ccell[cls[n]]
+            key = (base | o_key[oid[n]]
+                   | ckey[NM * NL + true_triple[2 * n]] + ckey[true_triple[2 * n + 1]]
+                   | ccell[rank_class[n]])
             rkey[n - n0] = key
             ASIAPOKER_PREFETCH(&tab[2 * ((key * 0x9E3779B97F4A7C15ULL) >> (64 - tbits))])
         for n in range(n0, run[r + 1]):
@@ -243,20 +245,20 @@ cdef int merge_pass(DealerModel model, Merge* mg, int rmask, const int* sets, in
 cdef void merge_take(Merge* mg, int nk) noexcept nogil:
     """Move the nk merged keys and their hands out of the table into mg.dkey and mg.dval, by
     blocks of one F & rmask (its low 13 bits; in order of first use, each in the order of
-    mg.used), leaving the table zeros: a suit set skips a block its ranks meet whole."""
+    mg.used), leaving the table's keys zero: a suit set skips a block its ranks meet whole."""
     cdef int i, b, nb = 0, off = 0, c, p
     cdef Py_ssize_t slot
-    cdef int32_t* cnt = mg.phi_count
+    cdef int32_t* cnt = mg.flush_set_count
     for i in range(nk):
         p = <int>(mg.tab[2 * mg.used[i]] & KEY_F_MASK)
         if cnt[p] == 0:
-            mg.block_phi[nb] = p
+            mg.block_flush_set[nb] = p
             nb += 1
         cnt[p] += 1
     for b in range(nb):
         mg.block_start[b] = off
-        c = cnt[mg.block_phi[b]]
-        cnt[mg.block_phi[b]] = off
+        c = cnt[mg.block_flush_set[b]]
+        cnt[mg.block_flush_set[b]] = off
         off += c
     mg.block_start[nb] = off
     mg.nblocks = nb
@@ -269,7 +271,7 @@ cdef void merge_take(Merge* mg, int nk) noexcept nogil:
         mg.dval[c] = <int64_t>mg.tab[2 * slot + 1]
         mg.tab[2 * slot] = 0
     for b in range(nb):
-        cnt[mg.block_phi[b]] = 0
+        cnt[mg.block_flush_set[b]] = 0
 
 
 cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_t* out,
@@ -283,20 +285,19 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     sums in w.pre).  Returns 0, or -1 when the rows need more distinct triples or suit sets
     than the work space holds (the caller then solves them one by one)."""
     cdef int64_t* qkey = gw.qkey                 # the work space's arrays (merge.pxd)
-    cdef int64_t* L = gw.answers
-    cdef int16_t* tix = gw.triple_of
-    cdef int16_t* six = gw.set_of
+    cdef int64_t* answers = gw.answers
+    cdef int16_t* triple_of = gw.triple_of
+    cdef int16_t* set_of = gw.set_of
     cdef int16_t* smap = gw.set_index
     cdef int64_t* hkey = gw.hash_key
     cdef int16_t* hval = gw.hash_value
     cdef int16_t* rank_of_prov = gw.order
     cdef int sets[GROUP_SUIT_SETS]
     cdef Py_ssize_t last
-    cdef const uint16_t* rkc = &model.rank_true[0, 0]
-    cdef const uint16_t* rlo = &model.rank_low[0]
-    cdef const uint16_t* rhi = &model.rank_high[0]
-    cdef const int64_t* lw = w.lw
-    cdef const int64_t* hw = w.lw
+    cdef const uint16_t* true_index = &model.rank_true[0, 0]
+    cdef const uint16_t* low_part = &model.rank_low[0]
+    cdef const uint16_t* high_part = &model.rank_high[0]
+    cdef const int64_t* part_hands = w.part_hands
     cdef uint64_t* ccell = mg.class_key
     cdef int rmask = 0, nr = 0, nid, nk, code, d, cc, b
     cdef int rr[13]                      # the rows' ranks, ascending
@@ -307,7 +308,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     cdef int32_t uh[GROUP_TRIPLES]       # the grid's thresholds: the distinct high strengths,
     cdef int32_t um[NM + 1]              # medium indices and low indices of the triples
     cdef int32_t ul[NL + 1]
-    cdef int tat[GROUP_TRIPLES]          # each distinct triple's thresholds (hand_grid's at)
+    cdef int triple_at[GROUP_TRIPLES]          # each distinct triple's thresholds (hand_grid's at)
     cdef int nh = 0, nm = 0, nl = 0, hi
     cdef int mseen[NM + 1]
     cdef int lseen[NL + 1]
@@ -324,8 +325,8 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     cdef Py_ssize_t n
     cdef Py_ssize_t ndb = model.double_ranks1.shape[0]
     cdef const int* c
-    cdef int64_t* Lrow
-    cdef int64_t* Prow
+    cdef int64_t* answer_row
+    cdef int64_t* pair_row
     cdef int npair
     cdef Py_ssize_t nsrun = model.flush_runs.shape[0] - 1
     if model.other_pairs.shape[0] > 16384:        # O's ids: 14 bits of a merged key
@@ -347,7 +348,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
             m = medium21[T.split_medium[k]]
             l = low7[T.split_low[k]]
             if not (high35[T.split_high[k]] > m and m > l):
-                tix[i * NSPLITS + k] = -1
+                triple_of[i * NSPLITS + k] = -1
                 continue
             mi = 0
             while mi < NM and model.medium_values[mi] < m + side:
@@ -366,7 +367,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
                 hval[slot] = nt
                 qkey[nt] = key
                 nt += 1
-            tix[i * NSPLITS + k] = hval[slot]
+            triple_of[i * NSPLITS + k] = hval[slot]
         for s in range(4):
             smask = 0
             for k in range(7):
@@ -378,7 +379,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
                 smap[smask] = ns
                 sets[ns] = smask
                 ns += 1
-            six[i * 4 + s] = smap[smask]
+            set_of[i * 4 + s] = smap[smask]
     # sort the distinct triples (insertion sort: at most GROUP_TRIPLES) and renumber the rows'
     for t in range(nt):
         rank_of_prov[t] = t
@@ -395,8 +396,8 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     for t in range(nt):                       # rank_of_prov: sorted -> provisional; invert
         hval[rank_of_prov[t]] = t
     for i in range(g * NSPLITS):
-        if tix[i] >= 0:
-            tix[i] = hval[tix[i]]
+        if triple_of[i] >= 0:
+            triple_of[i] = hval[triple_of[i]]
     # the grid of the distinct triples: thresholds, and each triple's place among them
     memset(mseen, 0, sizeof(mseen))
     memset(lseen, 0, sizeof(lseen))
@@ -414,7 +415,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
     for t in range(nt):
         while uh[hi] != <int32_t>(qkey[t] >> 12):
             hi += 1
-        tat[t] = pack_at(hi, mseen[(qkey[t] >> 4) & 127], lseen[qkey[t] & 15])
+        triple_at[t] = pack_at(hi, mseen[(qkey[t] >> 4) & 127], lseen[qkey[t] & 15])
     model.build_grid(uh, nh, um, nm, ul, nl, grid)
     # the rank multiset's counts, shared by every row (the first row's cards: the same ranks);
     # the classes and entries with the joker count only when the rows do not hold it
@@ -423,14 +424,14 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
         nsrun = model.run_joker_start
     memset(cells, 0, grid.size * sizeof(int32_t))
     last = model.rank_triple.shape[0] if dealer_joker else model.rank_joker_start
-    model.part_ways(rank_ways, w.lw)
+    model.part_ways(rank_ways, w.part_hands)
     for n in range(last):
-        cc = grid.hb[rkc[2 * n]] + grid.mlb[rkc[2 * n + 1]]
+        cc = grid.high_bucket[true_index[2 * n]] + grid.cell_bucket[true_index[2 * n + 1]]
         ccell[n] = <uint64_t>cc << KEY_CLASS
-        cells[cc] += <int32_t>(lw[rlo[n]] * hw[rhi[n]])
+        cells[cc] += <int32_t>(part_hands[low_part[n]] * part_hands[high_part[n]])
     grid_prefix(grid, cells, pre, 1)          # and cells zeros again, for each suit set and pair
     for t in range(nt):
-        L[t] = count_at(grid, pre, tat[t])
+        answers[t] = count_at(grid, pre, triple_at[t])
     # one suit's flush corrections for each distinct suit set S (the ranks the row holds in
     # that suit): an entry (F, O) counts when F avoids S, with O's off-suit ways, at its true
     # triple's cell, and is taken from its rank class's cell.  S lies in the rows' ranks R,
@@ -451,7 +452,7 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
                     acc *= T.binom[avail[r] - (((sets[s] >> r) & 1) ^ 1)][d]
             mg.factor[i] = acc
         for b in range(mg.nblocks):
-            if mg.block_phi[b] & sets[s]:
+            if mg.block_flush_set[b] & sets[s]:
                 continue
             for i in range(mg.block_start[b], mg.block_start[b + 1]):
                 ukey = mg.dkey[i]
@@ -459,44 +460,44 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
                 cells[(ukey >> KEY_TRUE) & KEY_CELL_MASK] += <int32_t>acc
                 cells[(ukey >> KEY_CLASS) & KEY_CELL_MASK] -= <int32_t>acc
         grid_prefix(grid, cells, pre, 1)
-        Lrow = L + (1 + s) * GROUP_TRIPLES
+        answer_row = answers + (1 + s) * GROUP_TRIPLES
         for t in range(nt):
-            Lrow[t] = count_at(grid, pre, tat[t])
+            answer_row[t] = count_at(grid, pre, triple_at[t])
     for i in range(nid):
         mg.code_id[mg.id_code[i]] = -1
     # each row: the sum of its parts and of the two-flush corrections (the joker with the
     # dealer) of its six pairs of suits, counted once for each distinct pair of suit sets
-    Lrow = L + (GROUP_SUIT_SETS + 1) * GROUP_TRIPLES
+    answer_row = answers + (GROUP_SUIT_SETS + 1) * GROUP_TRIPLES
     npair = 0
     for i in range(g):
         for t in range(nt):
-            Lrow[t] = 0
+            answer_row[t] = 0
         if dealer_joker and ndb:
             for s in range(4):
                 for s2 in range(s + 1, 4):
-                    k = six[i * 4 + s] << 7 | six[i * 4 + s2]
+                    k = set_of[i * 4 + s] << 7 | set_of[i * 4 + s2]
                     if mg.pair_id[k] >= 0:
-                        Prow = mg.pairs + mg.pair_id[k] * GROUP_TRIPLES
+                        pair_row = mg.pairs + mg.pair_id[k] * GROUP_TRIPLES
                     else:
                         if npair < GROUP_PAIRS:
                             mg.pair_id[k] = npair
                             mg.pair_key[npair] = k
-                            Prow = mg.pairs + npair * GROUP_TRIPLES
+                            pair_row = mg.pairs + npair * GROUP_TRIPLES
                             npair += 1
                         else:                       # counted for this row alone
-                            Prow = mg.pairs + GROUP_PAIRS * GROUP_TRIPLES
-                        count_pair(mg, sets[six[i * 4 + s]], sets[six[i * 4 + s2]], grid,
-                                   cells, pre, tat, nt, Prow)
+                            pair_row = mg.pairs + GROUP_PAIRS * GROUP_TRIPLES
+                        count_pair(mg, sets[set_of[i * 4 + s]], sets[set_of[i * 4 + s2]], grid,
+                                   cells, pre, triple_at, nt, pair_row)
                     for t in range(nt):
-                        Lrow[t] += Prow[t]
+                        answer_row[t] += pair_row[t]
         for k in range(NSPLITS):
-            t = tix[i * NSPLITS + k]
+            t = triple_of[i * NSPLITS + k]
             if t < 0:
                 out[i * NSPLITS + k] = 0
                 continue
-            acc = L[t] + Lrow[t]
+            acc = answers[t] + answer_row[t]
             for s in range(4):
-                acc += L[(1 + six[i * 4 + s]) * GROUP_TRIPLES + t]
+                acc += answers[(1 + set_of[i * 4 + s]) * GROUP_TRIPLES + t]
             out[i * NSPLITS + k] = acc
     for i in range(npair):
         mg.pair_id[mg.pair_key[i]] = -1
@@ -566,7 +567,7 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
             free(rows)
             free(work)
             work_free(&w)
-            tab = mg.tab                      # zeros again: kept for the next call
+            tab = mg.tab                      # its keys zero again: kept for the next call
             tabbits = mg.maxbits
             mg.tab = NULL
             merge_free(&mg)

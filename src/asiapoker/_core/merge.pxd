@@ -101,30 +101,30 @@ cdef struct Merge:
                               # without the factor of O's ranks in the rows' (mg.factor, one
                               # suit set's), side by side: one cache line a probe.  A group
                               # uses the first 2^tbits slots, at most a quarter full (few
-                              # probes); all zeros between groups
+                              # probes); its keys zero between groups
     int tbits                 # the slots the next group starts with: 8 x the last one's keys
                               # (a merge that fills a quarter of them starts again with twice)
     int maxbits               # the table's size: 2^maxbits slots (``merge_bits``)
     int32_t* used             # [k] the slots in use, in order
     uint64_t* run_keys        # [i] the keys of one run's entries (the longest run's length)
-    uint64_t* dkey            # [k] the merged keys after the merge (then the table is zeros
-    int64_t* dval             # again), by blocks of one F & rmask, and their hands
-    int32_t* phi_count        # [F & rmask] its keys, then where the next goes (zeros between)
+    uint64_t* dkey            # [k] the merged keys after the merge (then the table's keys are
+    int64_t* dval             # zero again), by blocks of one F & rmask, and their hands
+    int32_t* flush_set_count  # [F & rmask] its keys, then where the next goes (zeros between)
     int nblocks               # the blocks: at most 2^7 (the rows hold at most 7 ranks)
-    int32_t block_phi[128]    # [b] the F & rmask of block b
+    int32_t block_flush_set[128]  # [b] the F & rmask of block b
     int32_t block_start[129]  # [b] its first key (then nk)
     uint64_t* class_key       # [rank class] its cell of the group's grid << 44
     int32_t* rest_ways        # [o] the off-suit ways of O's ranks the rows do not hold
     uint64_t* o_key           # [o] the id of O's part in the rows' ranks << 13
-    uint64_t* cell_key        # [medium * NL + low] the grid's mlb << 27, then [NM * NL +
-                              # high index] its hb << 27 (one base for both in merge_pass)
+    uint64_t* cell_key        # [medium * NL + low] the grid's cell_bucket << 27, then [NM * NL +
+                              # high index] its high_bucket << 27 (one base for both in merge_pass)
     int32_t* id_code          # [id] that part, a base-4 digit (count) per rank of the rows
     int16_t* code_id          # [code] its id (-1: none yet)
     int64_t* factor           # [id] one suit set's ways of that part
     int dtbits                # as tbits, for the two-flush halves (``merge_doubles``)
-    int32_t* dd               # [3 * i] a merged two-flush half: +count's cell, -count's cell,
+    int32_t* pair_cells       # [3 * i] a merged two-flush half: +count's cell, -count's cell,
                               # count; by blocks of one (F1 & R, F2 & R)
-    int32_t* dd_block         # [k] the merged half k's block number (in the table's order)
+    int32_t* pair_block         # [k] the merged half k's block number (in the table's order)
     int32_t* dblock_count     # [block number] its halves, then where the next goes (zeros)
     int ndblocks              # the blocks
     int32_t* dblock_key       # [b] block b's number (7 + 7 bits: F1 & R, F2 & R among R)
@@ -155,10 +155,10 @@ cdef inline Py_ssize_t max_keys(DealerModel m) noexcept nogil:
 
 
 cdef inline int merge_alloc(DealerModel m, Merge* g, uint64_t* tab, int tabbits) noexcept nogil:
-    """Space for ``merge_entries``, with ``tab`` as its hash (a kept one of 2^tabbits slots, all
-    zeros) when it is large enough for ``m`` (``merge_bits``), else a new one (``tab`` freed):
+    """Space for ``merge_entries``, with ``tab`` as its hash (a kept one of 2^tabbits slots, its
+    keys zero) when it is large enough for ``m`` (``merge_bits``), else a new one (``tab`` freed):
     0, or -1 (nothing held, ``tab`` freed too)."""
-    cdef Py_ssize_t no = m.other_pairs.shape[0]
+    cdef Py_ssize_t n_others = m.other_pairs.shape[0]
     cdef int failed
     g.maxbits = merge_bits(m)
     g.tab = tab
@@ -176,17 +176,17 @@ cdef inline int merge_alloc(DealerModel m, Merge* g, uint64_t* tab, int tabbits)
     g.run_keys = <uint64_t*>take((longest_run(m) + 1) * sizeof(uint64_t), 0, &failed)
     g.dkey = <uint64_t*>take((m.flush_ranks.shape[0] + 1) * sizeof(uint64_t), 0, &failed)
     g.dval = <int64_t*>take((m.flush_ranks.shape[0] + 1) * sizeof(int64_t), 0, &failed)
-    g.phi_count = <int32_t*>take(8192 * sizeof(int32_t), 1, &failed)   # zeros between groups
+    g.flush_set_count = <int32_t*>take(8192 * sizeof(int32_t), 1, &failed)   # zeros between groups
     g.class_key = <uint64_t*>take((m.rank_triple.shape[0] + 1) * sizeof(uint64_t), 0, &failed)
-    g.rest_ways = <int32_t*>take((no + 1) * sizeof(int32_t), 0, &failed)
-    g.o_key = <uint64_t*>take((no + 1) * sizeof(uint64_t), 0, &failed)
+    g.rest_ways = <int32_t*>take((n_others + 1) * sizeof(int32_t), 0, &failed)
+    g.o_key = <uint64_t*>take((n_others + 1) * sizeof(uint64_t), 0, &failed)
     g.cell_key = <uint64_t*>take((NM * NL + m.n_high_values + 1) * sizeof(uint64_t), 0,
                                  &failed)
-    g.id_code = <int32_t*>take((no + 1) * sizeof(int32_t), 0, &failed)
+    g.id_code = <int32_t*>take((n_others + 1) * sizeof(int32_t), 0, &failed)
     g.code_id = <int16_t*>take(16384 * sizeof(int16_t), 0, &failed)
-    g.factor = <int64_t*>take((no + 1) * sizeof(int64_t), 0, &failed)
-    g.dd = <int32_t*>take((6 * m.double_ranks1.shape[0] + 1) * sizeof(int32_t), 0, &failed)
-    g.dd_block = <int32_t*>take((2 * m.double_ranks1.shape[0] + 1) * sizeof(int32_t), 0,
+    g.factor = <int64_t*>take((n_others + 1) * sizeof(int64_t), 0, &failed)
+    g.pair_cells = <int32_t*>take((6 * m.double_ranks1.shape[0] + 1) * sizeof(int32_t), 0, &failed)
+    g.pair_block = <int32_t*>take((2 * m.double_ranks1.shape[0] + 1) * sizeof(int32_t), 0,
                                 &failed)
     g.dblock_count = <int32_t*>take(16384 * sizeof(int32_t), 1, &failed)  # zeros between groups
     g.dblock_key = <int32_t*>take(16384 * sizeof(int32_t), 0, &failed)
@@ -229,7 +229,7 @@ cdef inline void merge_free(Merge* g) noexcept nogil:
     fields[0] = <void**>&g.tab
     fields[1] = <void**>&g.dkey
     fields[2] = <void**>&g.dval
-    fields[3] = <void**>&g.phi_count
+    fields[3] = <void**>&g.flush_set_count
     fields[4] = <void**>&g.used
     fields[5] = <void**>&g.run_keys
     fields[6] = <void**>&g.class_key
@@ -239,8 +239,8 @@ cdef inline void merge_free(Merge* g) noexcept nogil:
     fields[10] = <void**>&g.id_code
     fields[11] = <void**>&g.code_id
     fields[12] = <void**>&g.factor
-    fields[13] = <void**>&g.dd
-    fields[14] = <void**>&g.dd_block
+    fields[13] = <void**>&g.pair_cells
+    fields[14] = <void**>&g.pair_block
     fields[15] = <void**>&g.dblock_count
     fields[16] = <void**>&g.dblock_key
     fields[17] = <void**>&g.dblock_f1
