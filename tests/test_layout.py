@@ -119,15 +119,25 @@ def test_every_public_name_has_a_docstring():
     assert missing == []
 
 
+def _verbatim_c(pxd: str) -> list[str]:
+    """The C texts of a .pxd's ``cdef extern from *`` blocks."""
+    return re.findall(r'cdef extern from \*:\s*"""(.*?)"""', pxd, re.S)
+
+
+def _inline_functions(pxd: str) -> list[str]:
+    """The names of a .pxd's ``cdef inline`` functions."""
+    return re.findall(r"^cdef inline [^(]*?(\w+)\(", pxd, re.M)
+
+
 def test_the_core_is_one_module_a_concept():
-    """Each compiled module of the core is small, has a type stub, and the core package
-    re-exports every name its stub declares (and nothing else)."""
+    """Each compiled module of the core is named with its concept in the core's table, has a
+    type stub, and the core package re-exports every name its stub declares (and nothing
+    else)."""
     core = SRC / "_core"
     modules = sorted(p.stem for p in core.glob("*.pyx"))
     assert len(modules) >= 10 and modules == sorted(p.stem for p in core.glob("*.pyi"))
-    too_long = [p.name for p in core.iterdir() if p.suffix in (".py", ".pyx", ".pxd", ".pyi")
-                and len(p.read_text().splitlines()) > 600]
-    assert too_long == []
+    table = asiapoker._core.__doc__ or ""
+    assert [m for m in modules if not re.search(rf"^``{m}``\s+\w", table, re.M)] == []
     exported = set()
     for name in modules:
         stub = ast.parse((core / f"{name}.pyi").read_text())
@@ -140,6 +150,34 @@ def test_the_core_is_one_module_a_concept():
             assert getattr(asiapoker._core, attr) is getattr(module, attr), (name, attr)
         exported |= declared
     assert set(asiapoker._core.__all__) == exported
+
+
+def test_the_core_headers_declare():
+    """A .pxd declares: its C text is ``#define`` lines (and comments), and each of its
+    inline functions is one another module calls (Cython inlines across modules only from a
+    .pxd) or one of its shared functions calls; C lives in .h headers, each opening with what
+    it is for."""
+    core = SRC / "_core"
+    sources = {p.name: p.read_text() for p in core.iterdir() if p.suffix in (".pyx", ".pxd")}
+    c_code = []
+    unshared = []
+    for name, text in sources.items():
+        if not name.endswith(".pxd"):
+            continue
+        for c in _verbatim_c(text):
+            c = re.sub(r"/\*.*?\*/", "", c, flags=re.S)
+            c_code += [f"{name}: {line.strip()}" for line in c.splitlines()
+                       if line.strip() and not line.strip().startswith("#define")]
+        own = name.removesuffix(".pxd") + ".pyx"
+        for fn in _inline_functions(text):
+            used = [other for other, body in sources.items() if other not in (name, own)
+                    and re.search(rf"\b{fn}\(", body)]
+            calls = len(re.findall(rf"\b{fn}\(", text)) > 1    # its definition, and a call
+            if not used and not calls:
+                unshared.append(f"{name}: {fn}")
+    assert c_code == [] and unshared == []
+    headers = sorted(core.glob("*.h"))
+    assert headers and all(h.read_text().startswith("/* ") for h in headers)
 
 
 def test_the_package_imports_its_heavier_modules_on_first_use():

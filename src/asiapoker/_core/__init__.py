@@ -7,8 +7,8 @@
 ``house_ways``    the built-in house ways (rule 5)
 ``dealer``        the dealer model of a house way, and the exact counts of a hand's splits
 ``known_cards``   the same with cards known to be dead or the dealer's
-``groups``        the grouped solver of the whole game (its work space in ``merge.pxd``, the
-                  two-flush merge in ``doubles.pxd``)
+``groups``        the grouped solver of the whole game: its work space, the merge of its
+                  single-flush and two-flush entries (``merge.pxd`` declares their fields)
 ``layout``        the dealer model's arrays, described once (names, dtypes, widths, bounds)
 ``reference``     the reference solver: every dealer hand, one by one
 ``bonus``         the bonus wager (rule 4)
@@ -17,10 +17,10 @@
 ``suit_renaming`` hands up to suit renaming
 ================  ===========================================================================
 
-Each module's ``.pxd`` declares its C level, with its fields commented; ``dealer.pxd``,
-``merge.pxd`` and ``doubles.pxd`` also hold the inline functions and C loops that several
-modules share (Cython inlines a function across modules only from a ``.pxd``), and
-``sysdep.h`` the compiler differences.  The public C API for Cython code is
+Each module's ``.pxd`` declares its C level, with its fields commented; ``dealer.pxd`` also
+holds the few small inline functions of the grid that several modules share (Cython inlines
+a function across modules only from a ``.pxd``).  C lives in named headers: ``grid.h``, the
+grid's prefix sums; ``sysdep.h``, the compiler differences.  The public C API for Cython code is
 ``asiapoker/capi.pxd``.
 This package re-exports the Python-facing functions, which the rest of asiapoker calls.
 """

@@ -17,6 +17,185 @@ from asiapoker._core.strengths cimport Tables, seven_parts, tables
 
 cdef const Tables* T = tables()
 
+# The counting loops only this module runs (the grid's shared ones are in dealer.pxd).
+cdef extern from "sysdep.h":     # the compilers' unrolling hint (ASIAPOKER_UNROLL8)
+    pass
+
+
+cdef extern from *:
+    """
+    /* add_runs's entries of the top high bucket, a..b-1: each one's ways (ways[oid]) to its
+       (medium, low) pair's sum (top[true_triple[2n + 1]]) and to its rank class's
+       (sub[rank_class]); eight
+       a step where the compiler takes the hint (the loop's own count is an eighth) */
+    static inline void asiapoker_top_entries(const int32_t* ways, const uint16_t* oid,
+                                             const uint16_t* true_triple, const int32_t* rank_class,
+                                             int32_t* top, int32_t* sub, Py_ssize_t a,
+                                             Py_ssize_t b) {
+        Py_ssize_t n;
+    ASIAPOKER_UNROLL8
+        for (n = a; n < b; n++) {
+            int32_t cnt = ways[oid[n]];
+            top[true_triple[2 * n + 1]] += cnt;
+            sub[rank_class[n]] += cnt;
+        }
+    }
+    /* add_ranks's rank classes a..b-1 (no card held): each one's hands by rank alone, the
+       product of its two parts' ways, less its flush hands (sub, then zero), to its cell */
+    static inline void asiapoker_rank_classes(const uint16_t* true_index, const uint16_t* low_part,
+                                              const uint16_t* high_part, const int64_t* part_hands,
+                                              const int32_t* high_bucket,
+                                              const int32_t* cell_bucket, int32_t* cells,
+                                              int32_t* sub, Py_ssize_t a, Py_ssize_t b) {
+        Py_ssize_t n;
+    ASIAPOKER_UNROLL8
+        for (n = a; n < b; n++) {
+            /* a cell offset is at least 0: as uint32_t it needs no sign extension */
+            uint32_t cell = (uint32_t)(high_bucket[true_index[2 * n]]
+                                       + cell_bucket[true_index[2 * n + 1]]);
+            cells[cell] += (int32_t)(part_hands[low_part[n]] * part_hands[high_part[n]] - sub[n]);
+            sub[n] = 0;
+        }
+    }
+    /* the same for entries of one lower high bucket, whose cells are plane[cell_bucket[pair]] */
+    static inline void asiapoker_plane_entries(const int32_t* ways, const uint16_t* oid,
+                                               const uint16_t* true_triple,
+                                               const int32_t* rank_class, int32_t* plane,
+                                               const int32_t* cell_bucket, int32_t* sub,
+                                               Py_ssize_t a, Py_ssize_t b) {
+        Py_ssize_t n;
+    ASIAPOKER_UNROLL8
+        for (n = a; n < b; n++) {
+            int32_t cnt = ways[oid[n]];
+            plane[(uint32_t)cell_bucket[true_triple[2 * n + 1]]] += cnt;
+            sub[rank_class[n]] += cnt;
+        }
+    }
+    """
+    void asiapoker_top_entries(const int32_t* ways, const uint16_t* oid,
+                               const uint16_t* true_triple, const int32_t* rank_class, int32_t* top,
+                               int32_t* sub, Py_ssize_t a, Py_ssize_t b) noexcept nogil
+    void asiapoker_rank_classes(const uint16_t* true_index, const uint16_t* low_part,
+                                const uint16_t* high_part, const int64_t* part_hands,
+                                const int32_t* high_bucket, const int32_t* cell_bucket,
+                                int32_t* cells, int32_t* sub, Py_ssize_t a,
+                                Py_ssize_t b) noexcept nogil
+    void asiapoker_plane_entries(const int32_t* ways, const uint16_t* oid,
+                                 const uint16_t* true_triple, const int32_t* rank_class,
+                                 int32_t* plane, const int32_t* cell_bucket, int32_t* sub,
+                                 Py_ssize_t a, Py_ssize_t b) noexcept nogil
+
+
+cdef inline void suit_ways(const int* avail, int ranks_in_suit, int64_t* ways) noexcept nogil:
+    """One suit's off-suit ways: ways[r * 4 + k] = C(cards of rank r left outside the suit,
+    k), given avail[r] cards of rank r left and the ranks left in the suit as a mask (entry 0
+    is 1: an unused pair)."""
+    cdef int r, k
+    cdef const Tables* t = tables()
+    for r in range(13):
+        for k in range(4):
+            ways[r * 4 + k] = t.binom[avail[r] - ((ranks_in_suit >> r) & 1)][k]
+    ways[0] = 1
+
+
+cdef inline void suit_fit(const int* availmask, int sc, int rc, Work* w) noexcept nogil:
+    """w.fit_low and w.fit_high for the ranks left in each suit, ``availmask``: F
+    fits suit s when the suit's ranks left hold F and, when ``sc`` is not -1 and s is ``sc``,
+    F holds rank ``rc`` (a hand that holds card (rc, sc); that test lies in the half of F that
+    holds rc, so the AND of the halves makes it)."""
+    cdef int b, x, bit = (1 << sc) if sc >= 0 else 0
+    cdef uint8_t fit[13]
+    for b in range(13):
+        fit[b] = (((availmask[0] >> b) & 1) | ((availmask[1] >> b) & 1) << 1
+                  | ((availmask[2] >> b) & 1) << 2 | ((availmask[3] >> b) & 1) << 3)
+    w.fit_low[0] = 15
+    w.fit_high[0] = 15
+    for b in range(7):                         # x's highest rank is b
+        for x in range(1 << b, 2 << b):
+            w.fit_low[x] = w.fit_low[x - (1 << b)] & fit[b]
+    for b in range(6):
+        for x in range(1 << b, 2 << b):
+            w.fit_high[x] = w.fit_high[x - (1 << b)] & fit[7 + b]
+    if sc >= 0 and rc < 7:
+        for x in range(128):
+            if not (x >> rc) & 1:
+                w.fit_low[x] &= ~bit
+    elif sc >= 0:
+        for x in range(64):
+            if not (x >> (rc - 7)) & 1:
+                w.fit_high[x] &= ~bit
+
+
+cdef inline void add_runs(DealerModel m, Py_ssize_t first, Py_ssize_t last, Work* w) noexcept nogil:
+    """Add the single-flush entries of runs first..last-1: each entry's count (w.other_ways of
+    the set of suits its F fits, w.fit_low and w.fit_high from ``suit_fit``: its O's off-suit ways
+    summed over them) goes to its rank class's w.sub
+    and to its true triple's cell of w.g.  The entries whose true high is at least every high
+    threshold all land in the grid's top high bucket: they are summed in w.top by their
+    (medium, low) pair, spread over the grid once at the end (and w.top back to zeros).  A
+    run lists them first (strongest first), so one comparison a run finds where they end
+    when they are all of it, a binary search when they are not."""
+    cdef const int32_t* run = &m.flush_runs[0]
+    cdef const uint16_t* flush_ranks = &m.flush_ranks[0]
+    cdef const uint16_t* oid = &m.flush_oid[0]
+    cdef const int32_t* least = &m.run_least_high[0]
+    cdef const uint16_t* true_triple = &m.flush_true[0, 0]
+    cdef const int32_t* rank_class = &m.flush_class[0]
+    cdef const int32_t* high_bucket = w.g.high_bucket
+    cdef const int32_t* cell_bucket = w.g.cell_bucket
+    cdef const int32_t* ways
+    cdef int32_t* cells = w.cells
+    cdef int32_t* sub = w.sub
+    cdef int32_t* top = w.top
+    cdef Py_ssize_t r, n, n1, lo, hi, mid, end, n_others = m.other_pairs.shape[0]
+    cdef int f, b, suits, first_top = w.g.first_top
+    cdef int32_t cnt
+    cdef const uint8_t* fit_low = w.fit_low
+    cdef const uint8_t* fit_high = w.fit_high
+    for r in range(first, last):
+        f = flush_ranks[run[r]]
+        suits = fit_low[f & 127] & fit_high[f >> 7]
+        if suits == 0:
+            continue
+        ways = w.other_ways + suits * n_others
+        n1 = run[r + 1]
+        if least[r] >= first_top:
+            lo = n1
+        elif true_triple[2 * run[r]] < first_top:      # none in the top bucket
+            lo = run[r]
+        else:                                  # the first entry below the top bucket
+            lo = run[r]
+            hi = n1
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if true_triple[2 * mid] >= first_top:
+                    lo = mid + 1
+                else:
+                    hi = mid
+        asiapoker_top_entries(ways, oid, true_triple, rank_class, top, sub, run[r], lo)
+        while lo < n1:                         # the rest by runs of one high bucket
+            b = high_bucket[true_triple[2 * lo]]
+            if b == high_bucket[least[r]]:
+                end = n1
+            else:                              # the first entry of a lower bucket
+                end = lo + 1
+                hi = n1
+                while end < hi:
+                    mid = (end + hi) >> 1
+                    if high_bucket[true_triple[2 * mid]] == b:
+                        end = mid + 1
+                    else:
+                        hi = mid
+            asiapoker_plane_entries(ways, oid, true_triple, rank_class, cells + b, cell_bucket,
+                                    sub, lo, end)
+            lo = end
+    n = (w.g.nh - 1) * w.g.nm * w.g.low_cells         # the top high bucket's offset
+    for r in range(NM * NL):
+        cells[n + cell_bucket[r]] += top[r]
+        top[r] = 0
+
+
+
 if LOW_STRIDE != 8:        # asiapoker_prefix8 (dealer.pxd) takes rows of exactly 8 cells
     raise ImportError("asiapoker: LOW_STRIDE must be 8, the row of asiapoker_prefix8")
 

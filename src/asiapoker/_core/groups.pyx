@@ -12,21 +12,308 @@ S-free ways summed; each suit set then reads the few thousand merged keys, not t
 of thousands of entries.  The two-flush entries are merged once a group the same way (by
 F1 & R, F2 & R and their cells), and each distinct pair of suit sets reads those."""
 
-from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
 from asiapoker._core.cards cimport JOKER, NSPLITS, card_t, check_rows, load7
 from asiapoker._core.dealer cimport (
-    LOW_STRIDE, NL, NM, DealerModel, Grid, Work, cards_left, count_at, grid_prefix,
+    LOW_STRIDE, NL, NM, DealerModel, Grid, Work, cards_left, cell_of, count_at, grid_prefix,
     grid_wins, pack_at, work_alloc, work_free)
-from asiapoker._core.doubles cimport count_pair, merge_doubles
 from asiapoker._core.merge cimport (
-    ASIAPOKER_PREFETCH, GROUP_CELLS, GROUP_HASH, GROUP_PAIRS, GROUP_ROWS, GROUP_SUIT_SETS,
-    GROUP_TRIPLES, KEY_CELL_BITS, KEY_CELL_MASK, KEY_CLASS, KEY_F_BITS,
-    KEY_F_MASK, KEY_O, KEY_O_BITS, KEY_O_MASK, KEY_SET, KEY_TRUE, MERGE_LEAST_BITS, GroupWork,
-    Merge, group_work, merge_alloc, merge_free)
+    ASIAPOKER_PREFETCH, DKEY_CELL1, DKEY_F1, DKEY_F2, GROUP_CELLS, GROUP_HASH, GROUP_PAIRS,
+    GROUP_ROWS, GROUP_SUIT_SETS, GROUP_TRIPLES, KEY_CELL_BITS, KEY_CELL_MASK, KEY_CLASS,
+    KEY_F_BITS, KEY_F_MASK, KEY_O, KEY_O_BITS, KEY_O_MASK, KEY_SET, KEY_TRUE, MERGE_BITS,
+    MERGE_LEAST_BITS, GroupWork, Merge)
 from asiapoker._core.strengths cimport Tables, seven_parts, tables
+
+
+# ---------------------------------------------------------------------------------------
+# the work space of a group (its layout and the merge's arrays, merge.pxd declares them)
+# ---------------------------------------------------------------------------------------
+
+cdef inline Py_ssize_t group_work(void* block, GroupWork* gw) noexcept nogil:
+    """Lay out a group's work space in ``block`` (with ``block`` NULL: only measure it);
+    returns its bytes.  Every array starts on an 8-byte boundary."""
+    cdef Py_ssize_t at[9]
+    cdef char* p = <char*>block
+    at[0] = 0
+    at[1] = at[0] + 8 * GROUP_TRIPLES
+    at[2] = at[1] + 8 * (GROUP_SUIT_SETS + 2) * GROUP_TRIPLES
+    at[3] = at[2] + 2 * GROUP_ROWS * 105
+    at[4] = at[3] + 2 * GROUP_ROWS * 4
+    at[5] = at[4] + 2 * 8192
+    at[6] = at[5] + 8 * GROUP_HASH
+    at[7] = at[6] + 2 * GROUP_HASH
+    at[8] = at[7] + 2 * GROUP_HASH
+    if p != NULL:
+        gw.qkey = <int64_t*>(p + at[0])
+        gw.answers = <int64_t*>(p + at[1])
+        gw.triple_of = <int16_t*>(p + at[2])
+        gw.set_of = <int16_t*>(p + at[3])
+        gw.set_index = <int16_t*>(p + at[4])
+        gw.hash_key = <int64_t*>(p + at[5])
+        gw.hash_value = <int16_t*>(p + at[6])
+        gw.order = <int16_t*>(p + at[7])
+    return at[8]
+
+
+cdef inline int merge_bits(DealerModel m) noexcept nogil:
+    """The slots of ``m``'s hash, 2^bits: at least 2^MERGE_BITS and four times its single-flush
+    entries and its two-flush halves (a group merges at most all of them, so a pass over the
+    whole table never fills a quarter of it: the doublings of ``merge_entries`` and
+    ``merge_doubles`` end).  ``high-first`` has 675,296 entries (and 2 x 81,796 halves)."""
+    cdef int bits = MERGE_BITS
+    cdef Py_ssize_t most = max_keys(m)
+    while (<Py_ssize_t>1 << bits) < 4 * most:
+        bits += 1
+    return bits
+
+
+cdef inline Py_ssize_t max_keys(DealerModel m) noexcept nogil:
+    """The most keys one merge of a group can make: its single-flush entries, or two halves
+    of each two-flush entry."""
+    return max(m.flush_ranks.shape[0], 2 * m.double_ranks1.shape[0])
+
+
+cdef inline int merge_alloc(DealerModel m, Merge* g, uint64_t* tab, int tabbits) noexcept nogil:
+    """Space for ``merge_entries``, with ``tab`` as its hash (a kept one of 2^tabbits slots, its
+    keys zero) when it is large enough for ``m`` (``merge_bits``), else a new one (``tab`` freed):
+    0, or -1 (nothing held, ``tab`` freed too)."""
+    cdef Py_ssize_t n_others = m.other_pairs.shape[0]
+    cdef int failed
+    g.maxbits = merge_bits(m)
+    g.tab = tab
+    if tab != NULL and tabbits < g.maxbits:
+        free(tab)
+        g.tab = NULL
+    elif tab != NULL:
+        g.maxbits = tabbits
+    if g.tab == NULL:
+        g.tab = <uint64_t*>calloc(<size_t>2 << g.maxbits, sizeof(uint64_t))   # zeros between
+    g.tbits = MERGE_LEAST_BITS
+    g.dtbits = MERGE_LEAST_BITS
+    failed = g.tab == NULL
+    g.used = <int32_t*>take((max_keys(m) + 1) * sizeof(int32_t), 0, &failed)
+    g.run_keys = <uint64_t*>take((longest_run(m) + 1) * sizeof(uint64_t), 0, &failed)
+    g.dkey = <uint64_t*>take((m.flush_ranks.shape[0] + 1) * sizeof(uint64_t), 0, &failed)
+    g.dval = <int64_t*>take((m.flush_ranks.shape[0] + 1) * sizeof(int64_t), 0, &failed)
+    g.flush_set_count = <int32_t*>take(8192 * sizeof(int32_t), 1, &failed)   # zeros between groups
+    g.class_key = <uint64_t*>take((m.rank_triple.shape[0] + 1) * sizeof(uint64_t), 0, &failed)
+    g.rest_ways = <int32_t*>take((n_others + 1) * sizeof(int32_t), 0, &failed)
+    g.o_key = <uint64_t*>take((n_others + 1) * sizeof(uint64_t), 0, &failed)
+    g.cell_key = <uint64_t*>take((NM * NL + m.n_high_values + 1) * sizeof(uint64_t), 0,
+                                 &failed)
+    g.id_code = <int32_t*>take((n_others + 1) * sizeof(int32_t), 0, &failed)
+    g.code_id = <int16_t*>take(16384 * sizeof(int16_t), 0, &failed)
+    g.factor = <int64_t*>take((n_others + 1) * sizeof(int64_t), 0, &failed)
+    g.pair_cells = <int32_t*>take((6 * m.double_ranks1.shape[0] + 1) * sizeof(int32_t), 0, &failed)
+    g.pair_block = <int32_t*>take((2 * m.double_ranks1.shape[0] + 1) * sizeof(int32_t), 0,
+                                &failed)
+    g.dblock_count = <int32_t*>take(16384 * sizeof(int32_t), 1, &failed)  # zeros between groups
+    g.dblock_key = <int32_t*>take(16384 * sizeof(int32_t), 0, &failed)
+    g.dblock_f1 = <int32_t*>take(16384 * sizeof(int32_t), 0, &failed)
+    g.dblock_f2 = <int32_t*>take(16384 * sizeof(int32_t), 0, &failed)
+    g.dblock_start = <int32_t*>take(16385 * sizeof(int32_t), 0, &failed)
+    g.pairs = <int64_t*>take((GROUP_PAIRS + 1) * GROUP_TRIPLES * sizeof(int64_t), 0, &failed)
+    g.pair_id = <int16_t*>take(GROUP_SUIT_SETS * GROUP_SUIT_SETS * sizeof(int16_t), 0, &failed)
+    g.pair_key = <int32_t*>take(GROUP_PAIRS * sizeof(int32_t), 0, &failed)
+    if failed:                     # every field is set (NULL where it failed): free them all
+        merge_free(g)
+        return -1
+    memset(g.code_id, 0xFF, 16384 * sizeof(int16_t))
+    memset(g.pair_id, 0xFF, GROUP_SUIT_SETS * GROUP_SUIT_SETS * sizeof(int16_t))
+    return 0
+
+
+cdef inline Py_ssize_t longest_run(DealerModel m) noexcept nogil:
+    """The most single-flush entries of one run."""
+    cdef Py_ssize_t r, most = 0
+    for r in range(m.flush_runs.shape[0] - 1):
+        if m.flush_runs[r + 1] - m.flush_runs[r] > most:
+            most = m.flush_runs[r + 1] - m.flush_runs[r]
+    return most
+
+
+cdef inline void* take(size_t size, bint zeroed, int* failed) noexcept nogil:
+    """``size`` bytes (zeros when ``zeroed``), or NULL with ``failed`` set: ``merge_alloc``
+    takes every array through here and tests once."""
+    cdef void* p = calloc(size, 1) if zeroed else malloc(size)
+    if p == NULL:
+        failed[0] = 1
+    return p
+
+
+cdef inline void merge_free(Merge* g) noexcept nogil:
+    """Free what ``merge_alloc`` took (every field NULL after)."""
+    cdef void** fields[23]
+    cdef int i
+    fields[0] = <void**>&g.tab
+    fields[1] = <void**>&g.dkey
+    fields[2] = <void**>&g.dval
+    fields[3] = <void**>&g.flush_set_count
+    fields[4] = <void**>&g.used
+    fields[5] = <void**>&g.run_keys
+    fields[6] = <void**>&g.class_key
+    fields[7] = <void**>&g.rest_ways
+    fields[8] = <void**>&g.o_key
+    fields[9] = <void**>&g.cell_key
+    fields[10] = <void**>&g.id_code
+    fields[11] = <void**>&g.code_id
+    fields[12] = <void**>&g.factor
+    fields[13] = <void**>&g.pair_cells
+    fields[14] = <void**>&g.pair_block
+    fields[15] = <void**>&g.dblock_count
+    fields[16] = <void**>&g.dblock_key
+    fields[17] = <void**>&g.dblock_f1
+    fields[18] = <void**>&g.dblock_f2
+    fields[19] = <void**>&g.dblock_start
+    fields[20] = <void**>&g.pairs
+    fields[21] = <void**>&g.pair_id
+    fields[22] = <void**>&g.pair_key
+    for i in range(23):
+        free(fields[i][0])
+        fields[i][0] = NULL
+
+
+# ---------------------------------------------------------------------------------------
+# the two-flush corrections: a group's two-flush entries merged once (merge_doubles), then
+# read by each distinct pair of suit sets (count_pair)
+# ---------------------------------------------------------------------------------------
+
+cdef inline void merge_doubles(DealerModel model, Merge* mg, int rmask, const int* rr,
+                              int nr, const Grid* grid) noexcept nogil:
+    """The group's two-flush entries merged for ``count_pair``: an entry (F1, F2) counts for a
+    pair of suit sets when F1 avoids the first and F2 the second, both in the rows' ranks R,
+    so it depends on F1 & R and F2 & R alone; its +1, -1, -1, +1 at four cells of ``grid``
+    are two halves (+true, -single1) and (+rank-only, -single2).  The halves are merged by
+    (F1 & R, F2 & R, the two cells), through mg's hash (a half whose two cells are one
+    cell cancels), then moved into mg.pair_cells (first cell, second cell, count) by blocks of one
+    (F1 & R, F2 & R): 81,796 entries of ``high-first`` make a few thousand."""
+    cdef int tbits = mg.dtbits, nk
+    nk = merge_doubles_pass(model, mg, rmask, grid, tbits)
+    while nk < 0:                  # a quarter of 2^mg.maxbits holds every half: this ends
+        tbits += 1
+        nk = merge_doubles_pass(model, mg, rmask, grid, tbits)
+    doubles_take(mg, nk, rr, nr)
+    tbits = MERGE_LEAST_BITS
+    while (1 << tbits) < 8 * nk and tbits < mg.maxbits:
+        tbits += 1
+    mg.dtbits = tbits
+
+
+cdef inline int merge_doubles_pass(DealerModel model, Merge* mg, int rmask, const Grid* grid,
+                                   int tbits) noexcept nogil:
+    """``merge_doubles``'s merge into the table's first 2^tbits slots: KEY_SET | F1 & R <<
+    DKEY_F1 | F2 & R << DKEY_F2 | first cell << DKEY_CELL1 | second cell (merge.pxd), each with
+    its count.  Returns the number of keys, or -1 (the table's keys zero again) when they pass a quarter of the slots."""
+    cdef const uint16_t* f1 = &model.double_ranks1[0]
+    cdef const uint16_t* f2 = &model.double_ranks2[0]
+    cdef const uint16_t* dcode = &model.double_codes[0, 0]
+    cdef Py_ssize_t n, slot, ndb = model.double_ranks1.shape[0]
+    cdef uint64_t* tab = mg.tab
+    cdef int32_t* used = mg.used
+    cdef int h, k, nk = 0, limit = 1 << (tbits - 2)
+    cdef uint32_t a, b
+    cdef uint64_t key, base, tmask = (<uint64_t>1 << tbits) - 1
+    for n in range(ndb):
+        base = (KEY_SET | <uint64_t>(f1[n] & rmask) << DKEY_F1
+                | <uint64_t>(f2[n] & rmask) << DKEY_F2)
+        for h in range(2):
+            a = cell_of(grid, dcode + 8 * n + 6 * h)          # +true, then +rank-only
+            b = cell_of(grid, dcode + 8 * n + 2 + 2 * h)      # -single1, then -single2
+            if a == b:
+                continue
+            key = base | <uint64_t>a << DKEY_CELL1 | b    # probed as in merge_pass (its hot loop
+            slot = <Py_ssize_t>((key * 0x9E3779B97F4A7C15ULL) >> (64 - tbits))   # inline)
+            while tab[2 * slot] != 0 and tab[2 * slot] != key:
+                slot = <Py_ssize_t>((slot + 1) & tmask)
+            if tab[2 * slot] == 0:
+                if nk == limit:
+                    for k in range(nk):
+                        tab[2 * used[k]] = 0
+                    return -1
+                tab[2 * slot] = key
+                tab[2 * slot + 1] = 0
+                used[nk] = <int32_t>slot
+                nk += 1
+            tab[2 * slot + 1] += 1
+    return nk
+
+
+cdef inline void doubles_take(Merge* mg, int nk, const int* rr, int nr) noexcept nogil:
+    """Move the nk merged halves out of the table into mg.pair_cells by blocks of one (F1 & R, F2 &
+    R) (each numbered by its ranks among the rows' rr: 7 + 7 bits), leaving the table's keys and
+    mg.dblock_count zero."""
+    cdef int i, b, nb = 0, off = 0, c, p, k
+    cdef int32_t* cnt = mg.dblock_count
+    cdef int32_t* pair_cells = mg.pair_cells
+    cdef uint64_t key
+    cdef int mask_number[8192 >> 6]       # the number of a mask of R, by its 6 high bits ...
+    cdef int mask_number_low[64]           # ... and its 6 low bits (or-ed)
+    for i in range(64):
+        mask_number_low[i] = 0
+    for i in range(128):
+        mask_number[i] = 0
+    for k in range(nr):
+        for i in range(64):
+            if rr[k] < 6 and (i >> rr[k]) & 1:
+                mask_number_low[i] |= 1 << k
+        for i in range(128):
+            if rr[k] >= 6 and (i >> (rr[k] - 6)) & 1:
+                mask_number[i] |= 1 << k
+    for i in range(nk):
+        key = mg.tab[2 * mg.used[i]]
+        p = ((mask_number[(key >> 53) & 127] | mask_number_low[(key >> 47) & 63]) << 7
+             | mask_number[(key >> 40) & 127] | mask_number_low[(key >> 34) & 63])
+        mg.pair_block[i] = p
+        if cnt[p] == 0:
+            mg.dblock_key[nb] = p
+            mg.dblock_f1[nb] = <int32_t>((key >> DKEY_F1) & KEY_F_MASK)
+            mg.dblock_f2[nb] = <int32_t>((key >> DKEY_F2) & KEY_F_MASK)
+            nb += 1
+        cnt[p] += 1
+    for b in range(nb):
+        mg.dblock_start[b] = off
+        c = cnt[mg.dblock_key[b]]
+        cnt[mg.dblock_key[b]] = off
+        off += c
+    mg.dblock_start[nb] = off
+    mg.ndblocks = nb
+    for i in range(nk):
+        key = mg.tab[2 * mg.used[i]]
+        p = mg.pair_block[i]
+        c = cnt[p]
+        cnt[p] = c + 1
+        pair_cells[3 * c] = <int32_t>((key >> DKEY_CELL1) & KEY_CELL_MASK)
+        pair_cells[3 * c + 1] = <int32_t>(key & KEY_CELL_MASK)
+        pair_cells[3 * c + 2] = <int32_t>mg.tab[2 * mg.used[i] + 1]
+        mg.tab[2 * mg.used[i]] = 0
+    for b in range(nb):
+        cnt[mg.dblock_key[b]] = 0
+
+
+cdef inline void count_pair(const Merge* mg, int smask, int amask, const Grid* grid,
+                            int32_t* cells, int32_t* pre, const int* triple_at, int nt,
+                            int64_t* out) noexcept nogil:
+    """out[t] = the two-flush corrections, for triple t (its thresholds triple_at[t]), of one pair
+    of suits where the player holds the ranks ``smask`` and ``amask``: the merged halves
+    (``merge_doubles``) of the blocks whose F1 avoids smask and F2 amask, each +count at its
+    first cell and -count at its second."""
+    cdef const int32_t* pair_cells = mg.pair_cells
+    cdef int b, t
+    cdef Py_ssize_t i
+    cdef int32_t v
+    for b in range(mg.ndblocks):
+        if (mg.dblock_f1[b] & smask) or (mg.dblock_f2[b] & amask):
+            continue
+        for i in range(mg.dblock_start[b], mg.dblock_start[b + 1]):
+            v = pair_cells[3 * i + 2]
+            cells[pair_cells[3 * i]] += v
+            cells[pair_cells[3 * i + 1]] -= v
+    grid_prefix(grid, cells, pre, 1)        # and cells zeros again
+    for t in range(nt):
+        out[t] = count_at(grid, pre, triple_at[t])
 
 cdef const Tables* T = tables()
 

@@ -2,10 +2,8 @@
 # and what goes with it, allocated once a kernel call (the hash, 32 MB or more, is kept between
 # calls: see ``groups.pyx``).
 from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memset
 
-from asiapoker._core.dealer cimport LOW_STRIDE, NL, NM, DealerModel
+from asiapoker._core.dealer cimport LOW_STRIDE
 
 cdef enum:
     GROUP_ROWS = 1024       # rows of one rank multiset solved together (a longer run is split)
@@ -31,37 +29,11 @@ cdef struct GroupWork:
     int16_t* order            # [GROUP_HASH] the distinct triples in the order of their keys
 
 
-cdef inline Py_ssize_t group_work(void* block, GroupWork* gw) noexcept nogil:
-    """Lay out a group's work space in ``block`` (with ``block`` NULL: only measure it);
-    returns its bytes.  Every array starts on an 8-byte boundary."""
-    cdef Py_ssize_t at[9]
-    cdef char* p = <char*>block
-    at[0] = 0
-    at[1] = at[0] + 8 * GROUP_TRIPLES
-    at[2] = at[1] + 8 * (GROUP_SUIT_SETS + 2) * GROUP_TRIPLES
-    at[3] = at[2] + 2 * GROUP_ROWS * 105
-    at[4] = at[3] + 2 * GROUP_ROWS * 4
-    at[5] = at[4] + 2 * 8192
-    at[6] = at[5] + 8 * GROUP_HASH
-    at[7] = at[6] + 2 * GROUP_HASH
-    at[8] = at[7] + 2 * GROUP_HASH
-    if p != NULL:
-        gw.qkey = <int64_t*>(p + at[0])
-        gw.answers = <int64_t*>(p + at[1])
-        gw.triple_of = <int16_t*>(p + at[2])
-        gw.set_of = <int16_t*>(p + at[3])
-        gw.set_index = <int16_t*>(p + at[4])
-        gw.hash_key = <int64_t*>(p + at[5])
-        gw.hash_value = <int16_t*>(p + at[6])
-        gw.order = <int16_t*>(p + at[7])
-    return at[8]
-
-
 cdef enum:
     # The merged key of a single-flush entry (merge_entries, merge_pass, solve_group): one
     # uint64_t, KEY_SET | F & R | O's id << KEY_O | true cell << KEY_TRUE | class cell <<
-    # KEY_CLASS; and of a two-flush entry (doubles.pxd): KEY_SET | F1 & R << DKEY_F1 | F2 & R
-    # << DKEY_F2 | first cell << DKEY_CELL1 | second cell.  Every reader and writer uses these
+    # KEY_CLASS; and of a two-flush entry (merge_doubles): KEY_SET | F1 & R << DKEY_F1 |
+    # F2 & R << DKEY_F2 | first cell << DKEY_CELL1 | second cell.  Every reader and writer uses these
     # names; groups.pyx checks at import that the fields hold what they must.
     KEY_F_BITS = 13           # bits 0..12: F & R, a set of the 13 ranks
     KEY_O = 13                # bits 13..26: the id of O's part in the rows' ranks (code_id)
@@ -134,121 +106,3 @@ cdef struct Merge:
     int64_t* pairs            # [p * GROUP_TRIPLES + t] a pair of suit sets' two-flush counts
     int16_t* pair_id          # [set index << 7 | set index] its row of pairs (-1: none yet)
     int32_t* pair_key         # [p] the pair of each row
-
-
-cdef inline int merge_bits(DealerModel m) noexcept nogil:
-    """The slots of ``m``'s hash, 2^bits: at least 2^MERGE_BITS and four times its single-flush
-    entries and its two-flush halves (a group merges at most all of them, so a pass over the
-    whole table never fills a quarter of it: the doublings of ``merge_entries`` and
-    ``merge_doubles`` end).  ``high-first`` has 675,296 entries (and 2 x 81,796 halves)."""
-    cdef int bits = MERGE_BITS
-    cdef Py_ssize_t most = max_keys(m)
-    while (<Py_ssize_t>1 << bits) < 4 * most:
-        bits += 1
-    return bits
-
-
-cdef inline Py_ssize_t max_keys(DealerModel m) noexcept nogil:
-    """The most keys one merge of a group can make: its single-flush entries, or two halves
-    of each two-flush entry."""
-    return max(m.flush_ranks.shape[0], 2 * m.double_ranks1.shape[0])
-
-
-cdef inline int merge_alloc(DealerModel m, Merge* g, uint64_t* tab, int tabbits) noexcept nogil:
-    """Space for ``merge_entries``, with ``tab`` as its hash (a kept one of 2^tabbits slots, its
-    keys zero) when it is large enough for ``m`` (``merge_bits``), else a new one (``tab`` freed):
-    0, or -1 (nothing held, ``tab`` freed too)."""
-    cdef Py_ssize_t n_others = m.other_pairs.shape[0]
-    cdef int failed
-    g.maxbits = merge_bits(m)
-    g.tab = tab
-    if tab != NULL and tabbits < g.maxbits:
-        free(tab)
-        g.tab = NULL
-    elif tab != NULL:
-        g.maxbits = tabbits
-    if g.tab == NULL:
-        g.tab = <uint64_t*>calloc(<size_t>2 << g.maxbits, sizeof(uint64_t))   # zeros between
-    g.tbits = MERGE_LEAST_BITS
-    g.dtbits = MERGE_LEAST_BITS
-    failed = g.tab == NULL
-    g.used = <int32_t*>take((max_keys(m) + 1) * sizeof(int32_t), 0, &failed)
-    g.run_keys = <uint64_t*>take((longest_run(m) + 1) * sizeof(uint64_t), 0, &failed)
-    g.dkey = <uint64_t*>take((m.flush_ranks.shape[0] + 1) * sizeof(uint64_t), 0, &failed)
-    g.dval = <int64_t*>take((m.flush_ranks.shape[0] + 1) * sizeof(int64_t), 0, &failed)
-    g.flush_set_count = <int32_t*>take(8192 * sizeof(int32_t), 1, &failed)   # zeros between groups
-    g.class_key = <uint64_t*>take((m.rank_triple.shape[0] + 1) * sizeof(uint64_t), 0, &failed)
-    g.rest_ways = <int32_t*>take((n_others + 1) * sizeof(int32_t), 0, &failed)
-    g.o_key = <uint64_t*>take((n_others + 1) * sizeof(uint64_t), 0, &failed)
-    g.cell_key = <uint64_t*>take((NM * NL + m.n_high_values + 1) * sizeof(uint64_t), 0,
-                                 &failed)
-    g.id_code = <int32_t*>take((n_others + 1) * sizeof(int32_t), 0, &failed)
-    g.code_id = <int16_t*>take(16384 * sizeof(int16_t), 0, &failed)
-    g.factor = <int64_t*>take((n_others + 1) * sizeof(int64_t), 0, &failed)
-    g.pair_cells = <int32_t*>take((6 * m.double_ranks1.shape[0] + 1) * sizeof(int32_t), 0, &failed)
-    g.pair_block = <int32_t*>take((2 * m.double_ranks1.shape[0] + 1) * sizeof(int32_t), 0,
-                                &failed)
-    g.dblock_count = <int32_t*>take(16384 * sizeof(int32_t), 1, &failed)  # zeros between groups
-    g.dblock_key = <int32_t*>take(16384 * sizeof(int32_t), 0, &failed)
-    g.dblock_f1 = <int32_t*>take(16384 * sizeof(int32_t), 0, &failed)
-    g.dblock_f2 = <int32_t*>take(16384 * sizeof(int32_t), 0, &failed)
-    g.dblock_start = <int32_t*>take(16385 * sizeof(int32_t), 0, &failed)
-    g.pairs = <int64_t*>take((GROUP_PAIRS + 1) * GROUP_TRIPLES * sizeof(int64_t), 0, &failed)
-    g.pair_id = <int16_t*>take(GROUP_SUIT_SETS * GROUP_SUIT_SETS * sizeof(int16_t), 0, &failed)
-    g.pair_key = <int32_t*>take(GROUP_PAIRS * sizeof(int32_t), 0, &failed)
-    if failed:                     # every field is set (NULL where it failed): free them all
-        merge_free(g)
-        return -1
-    memset(g.code_id, 0xFF, 16384 * sizeof(int16_t))
-    memset(g.pair_id, 0xFF, GROUP_SUIT_SETS * GROUP_SUIT_SETS * sizeof(int16_t))
-    return 0
-
-
-cdef inline Py_ssize_t longest_run(DealerModel m) noexcept nogil:
-    """The most single-flush entries of one run."""
-    cdef Py_ssize_t r, most = 0
-    for r in range(m.flush_runs.shape[0] - 1):
-        if m.flush_runs[r + 1] - m.flush_runs[r] > most:
-            most = m.flush_runs[r + 1] - m.flush_runs[r]
-    return most
-
-
-cdef inline void* take(size_t size, bint zeroed, int* failed) noexcept nogil:
-    """``size`` bytes (zeros when ``zeroed``), or NULL with ``failed`` set: ``merge_alloc``
-    takes every array through here and tests once."""
-    cdef void* p = calloc(size, 1) if zeroed else malloc(size)
-    if p == NULL:
-        failed[0] = 1
-    return p
-
-
-cdef inline void merge_free(Merge* g) noexcept nogil:
-    """Free what ``merge_alloc`` took (every field NULL after)."""
-    cdef void** fields[23]
-    cdef int i
-    fields[0] = <void**>&g.tab
-    fields[1] = <void**>&g.dkey
-    fields[2] = <void**>&g.dval
-    fields[3] = <void**>&g.flush_set_count
-    fields[4] = <void**>&g.used
-    fields[5] = <void**>&g.run_keys
-    fields[6] = <void**>&g.class_key
-    fields[7] = <void**>&g.rest_ways
-    fields[8] = <void**>&g.o_key
-    fields[9] = <void**>&g.cell_key
-    fields[10] = <void**>&g.id_code
-    fields[11] = <void**>&g.code_id
-    fields[12] = <void**>&g.factor
-    fields[13] = <void**>&g.pair_cells
-    fields[14] = <void**>&g.pair_block
-    fields[15] = <void**>&g.dblock_count
-    fields[16] = <void**>&g.dblock_key
-    fields[17] = <void**>&g.dblock_f1
-    fields[18] = <void**>&g.dblock_f2
-    fields[19] = <void**>&g.dblock_start
-    fields[20] = <void**>&g.pairs
-    fields[21] = <void**>&g.pair_id
-    fields[22] = <void**>&g.pair_key
-    for i in range(23):
-        free(fields[i][0])
-        fields[i][0] = NULL
