@@ -136,6 +136,13 @@ def small_card():
     return generate("classic", max_rules=6, hands=3000, seed=3, workers=2)
 
 
+def test_a_group_whose_hands_share_every_fact_is_searched_without_conditions():
+    """On these 5,000 hands against classic one search group's hands share every fact, so no
+    condition can split them: the search takes the group's default alone and goes on."""
+    g = generate("classic", max_rules=20, hands=5000, seed=1)
+    assert len(g.card.rules) == 20 and g.steps
+
+
 def test_generate_is_reproducible_and_better_than_the_house_way(small_card):
     g = small_card
     assert len(g.card.rules) <= 6 and g.card.fallback == "house-way"

@@ -211,6 +211,8 @@ def best_exception(sd: ShapeData) -> tuple[float, Rule | None]:
         full = float((cost - as_default)[~decided].sum())
         if full > best[0]:
             best = (full, Rule(sd.name, p, sd.base))
+        if not index:                   # the hands share every fact: no condition to try
+            continue
         single = _atom_gains(sd.feature, index, gain)
         i = int(np.argmax(single))
         if single[i] > best[0] * 1.01:
