@@ -206,7 +206,8 @@ cdef inline int merge_doubles_pass(DealerModel model, Merge* mg, int rmask, cons
                                    int tbits) noexcept nogil:
     """``merge_doubles``'s merge into the table's first 2^tbits slots: KEY_SET | F1 & R <<
     DKEY_F1 | F2 & R << DKEY_F2 | first cell << DKEY_CELL1 | second cell (merge.pxd), each with
-    its count.  Returns the number of keys, or -1 (the table's keys zero again) when they pass a quarter of the slots."""
+    its count.  Returns the number of keys, or -1 (the table's keys zero again) when they pass
+    a quarter of the slots."""
     cdef const uint16_t* f1 = &model.double_ranks1[0]
     cdef const uint16_t* f2 = &model.double_ranks2[0]
     cdef const uint16_t* dcode = &model.double_codes[0, 0]
