@@ -33,8 +33,8 @@ cdef enum:
     # The merged key of a single-flush entry (merge_entries, merge_pass, solve_group): one
     # uint64_t, KEY_SET | F & R | O's id << KEY_O | true cell << KEY_TRUE | class cell <<
     # KEY_CLASS; and of a two-flush entry (merge_doubles): KEY_SET | F1 & R << DKEY_F1 |
-    # F2 & R << DKEY_F2 | first cell << DKEY_CELL1 | second cell.  Every reader and writer uses these
-    # names; groups.pyx checks at import that the fields hold what they must.
+    # F2 & R << DKEY_F2 | first cell << DKEY_CELL1 | second cell.  Every reader and writer
+    # uses these names; groups.pyx checks at import that the fields hold what they must.
     KEY_F_BITS = 13           # bits 0..12: F & R, a set of the 13 ranks
     KEY_O = 13                # bits 13..26: the id of O's part in the rows' ranks (code_id)
     KEY_O_BITS = 14
