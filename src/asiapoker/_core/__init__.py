@@ -20,7 +20,8 @@
 Each module's ``.pxd`` declares its C level, with its fields commented; ``dealer.pxd`` also
 holds the few small inline functions of the grid that several modules share (Cython inlines
 a function across modules only from a ``.pxd``).  C lives in named headers: ``grid.h``, the
-grid's prefix sums; ``sysdep.h``, the compiler differences.  The public C API for Cython code is
+grid's prefix sums; ``sysdep.h``, the compiler differences.  The work spaces take their arrays
+through one helper, ``alloc.pxd``, which frees them together.  The public C API for Cython code is
 ``asiapoker/capi.pxd``.
 This package re-exports the Python-facing functions, which the rest of asiapoker calls.
 """

@@ -13,6 +13,7 @@
 # over the grid gives every split's wins on two hands of three (``grid_wins``).
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t
 
+from asiapoker._core.alloc cimport Taken
 from asiapoker._core.strengths cimport Tables, tables
 
 cdef enum:
@@ -60,6 +61,7 @@ cdef struct Work:
     uint8_t fit_low[128]         # [F & 127] the suits (a 4-bit mask) whose ranks left hold
     uint8_t fit_high[64]         # those ranks of F; [F >> 7] the same: F fits the suits of
                                  # fit_low[F & 127] & fit_high[F >> 7] (``suit_fit``)
+    Taken taken                  # the arrays above, as work_alloc took them
 
 
 cdef class DealerModel:

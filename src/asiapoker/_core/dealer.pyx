@@ -4,7 +4,6 @@ and the exact counts of every split of a player hand against every dealer hand, 
 the player's grid."""
 
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t
-from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
 import numpy as np
@@ -12,6 +11,7 @@ import numpy as np
 from asiapoker._core.layout import MODEL_ARRAYS as _MODEL_ARRAYS
 from asiapoker._core.layout import check_layout as _check_layout
 
+from asiapoker._core.alloc cimport Taken, free_taken, start_taken, take
 from asiapoker._core.cards cimport JOKER, NSPLITS, card_t, check_rows, load7
 from asiapoker._core.strengths cimport Tables, seven_parts, tables
 
@@ -652,35 +652,22 @@ cdef int find(const int32_t* a, int n, int32_t x) noexcept nogil:
 
 cdef int work_alloc(DealerModel m, Work* w, Py_ssize_t capacity) noexcept nogil:
     """Space for counting into grids of up to ``capacity`` cells: 0, or -1 (nothing held)."""
+    cdef Taken* t = &w.taken
+    start_taken(t)
     w.capacity = capacity
-    w.g.high_bucket = <int32_t*>malloc((m.n_high_values + 1) * sizeof(int32_t))
-    w.cells = <int32_t*>malloc(capacity * sizeof(int32_t))
-    w.pre = <int32_t*>malloc(capacity * sizeof(int32_t))
-    w.sub = <int32_t*>calloc(m.rank_triple.shape[0] + 1, sizeof(int32_t))   # zeros between uses
-    w.top = <int32_t*>calloc(NM * NL, sizeof(int32_t))                      # the same
-    w.other_ways = <int32_t*>malloc((16 * m.other_pairs.shape[0] + 1) * sizeof(int32_t))
-    w.part_hands = <int64_t*>malloc((2 * m.part_parent.shape[0] + 1)
-                            * sizeof(int64_t))
-    if (w.g.high_bucket == NULL or w.cells == NULL or w.pre == NULL or w.sub == NULL
-            or w.other_ways == NULL or w.part_hands == NULL or w.top == NULL):
-        work_free(w)
+    w.g.high_bucket = <int32_t*>take(t, (m.n_high_values + 1) * sizeof(int32_t), 0)
+    w.cells = <int32_t*>take(t, capacity * sizeof(int32_t), 0)
+    w.pre = <int32_t*>take(t, capacity * sizeof(int32_t), 0)
+    w.sub = <int32_t*>take(t, (m.rank_triple.shape[0] + 1) * sizeof(int32_t), 1)   # zeros
+    w.top = <int32_t*>take(t, NM * NL * sizeof(int32_t), 1)            # between uses, both
+    w.other_ways = <int32_t*>take(t, (16 * m.other_pairs.shape[0] + 1) * sizeof(int32_t), 0)
+    w.part_hands = <int64_t*>take(t, (2 * m.part_parent.shape[0] + 1) * sizeof(int64_t), 0)
+    if t.failed:
+        free_taken(t)
         return -1
     return 0
 
 
 cdef void work_free(Work* w) noexcept nogil:
-    """Free what ``work_alloc`` took (each pointer is then NULL)."""
-    free(w.g.high_bucket)
-    free(w.cells)
-    free(w.pre)
-    free(w.sub)
-    free(w.other_ways)
-    free(w.part_hands)
-    free(w.top)
-    w.part_hands = NULL
-    w.top = NULL
-    w.g.high_bucket = NULL
-    w.cells = NULL
-    w.pre = NULL
-    w.sub = NULL
-    w.other_ways = NULL
+    """Free what ``work_alloc`` took (freeing again does nothing)."""
+    free_taken(&w.taken)

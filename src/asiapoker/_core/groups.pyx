@@ -13,9 +13,10 @@ of thousands of entries.  The two-flush entries are merged once a group the same
 F1 & R, F2 & R and their cells), and each distinct pair of suit sets reads those."""
 
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
+from asiapoker._core.alloc cimport Taken, free_taken, start_taken, take
 from asiapoker._core.cards cimport JOKER, NSPLITS, card_t, check_rows, load7
 from asiapoker._core.dealer cimport (
     LOW_STRIDE, NL, NM, DealerModel, Grid, Work, cards_left, cell_of, count_at, grid_prefix,
@@ -81,7 +82,9 @@ cdef inline int merge_alloc(DealerModel m, Merge* g, uint64_t* tab, int tabbits)
     keys zero) when it is large enough for ``m`` (``merge_bits``), else a new one (``tab`` freed):
     0, or -1 (nothing held, ``tab`` freed too)."""
     cdef Py_ssize_t n_others = m.other_pairs.shape[0]
-    cdef int failed
+    cdef Py_ssize_t n_flush = m.flush_ranks.shape[0], n_doubles = m.double_ranks1.shape[0]
+    cdef Taken* t = &g.taken
+    start_taken(t)
     g.maxbits = merge_bits(m)
     g.tab = tab
     if tab != NULL and tabbits < g.maxbits:
@@ -93,32 +96,29 @@ cdef inline int merge_alloc(DealerModel m, Merge* g, uint64_t* tab, int tabbits)
         g.tab = <uint64_t*>calloc(<size_t>2 << g.maxbits, sizeof(uint64_t))   # zeros between
     g.tbits = MERGE_LEAST_BITS
     g.dtbits = MERGE_LEAST_BITS
-    failed = g.tab == NULL
-    g.used = <int32_t*>take((max_keys(m) + 1) * sizeof(int32_t), 0, &failed)
-    g.run_keys = <uint64_t*>take((longest_run(m) + 1) * sizeof(uint64_t), 0, &failed)
-    g.dkey = <uint64_t*>take((m.flush_ranks.shape[0] + 1) * sizeof(uint64_t), 0, &failed)
-    g.dval = <int64_t*>take((m.flush_ranks.shape[0] + 1) * sizeof(int64_t), 0, &failed)
-    g.flush_set_count = <int32_t*>take(8192 * sizeof(int32_t), 1, &failed)   # zeros between groups
-    g.class_key = <uint64_t*>take((m.rank_triple.shape[0] + 1) * sizeof(uint64_t), 0, &failed)
-    g.rest_ways = <int32_t*>take((n_others + 1) * sizeof(int32_t), 0, &failed)
-    g.o_key = <uint64_t*>take((n_others + 1) * sizeof(uint64_t), 0, &failed)
-    g.cell_key = <uint64_t*>take((NM * NL + m.n_high_values + 1) * sizeof(uint64_t), 0,
-                                 &failed)
-    g.id_code = <int32_t*>take((n_others + 1) * sizeof(int32_t), 0, &failed)
-    g.code_id = <int16_t*>take(16384 * sizeof(int16_t), 0, &failed)
-    g.factor = <int64_t*>take((n_others + 1) * sizeof(int64_t), 0, &failed)
-    g.pair_cells = <int32_t*>take((6 * m.double_ranks1.shape[0] + 1) * sizeof(int32_t), 0, &failed)
-    g.pair_block = <int32_t*>take((2 * m.double_ranks1.shape[0] + 1) * sizeof(int32_t), 0,
-                                &failed)
-    g.dblock_count = <int32_t*>take(16384 * sizeof(int32_t), 1, &failed)  # zeros between groups
-    g.dblock_key = <int32_t*>take(16384 * sizeof(int32_t), 0, &failed)
-    g.dblock_f1 = <int32_t*>take(16384 * sizeof(int32_t), 0, &failed)
-    g.dblock_f2 = <int32_t*>take(16384 * sizeof(int32_t), 0, &failed)
-    g.dblock_start = <int32_t*>take(16385 * sizeof(int32_t), 0, &failed)
-    g.pairs = <int64_t*>take((GROUP_PAIRS + 1) * GROUP_TRIPLES * sizeof(int64_t), 0, &failed)
-    g.pair_id = <int16_t*>take(GROUP_SUIT_SETS * GROUP_SUIT_SETS * sizeof(int16_t), 0, &failed)
-    g.pair_key = <int32_t*>take(GROUP_PAIRS * sizeof(int32_t), 0, &failed)
-    if failed:                     # every field is set (NULL where it failed): free them all
+    g.used = <int32_t*>take(t, (max_keys(m) + 1) * sizeof(int32_t), 0)
+    g.run_keys = <uint64_t*>take(t, (longest_run(m) + 1) * sizeof(uint64_t), 0)
+    g.dkey = <uint64_t*>take(t, (n_flush + 1) * sizeof(uint64_t), 0)
+    g.dval = <int64_t*>take(t, (n_flush + 1) * sizeof(int64_t), 0)
+    g.flush_set_count = <int32_t*>take(t, 8192 * sizeof(int32_t), 1)   # zeros between groups
+    g.class_key = <uint64_t*>take(t, (m.rank_triple.shape[0] + 1) * sizeof(uint64_t), 0)
+    g.rest_ways = <int32_t*>take(t, (n_others + 1) * sizeof(int32_t), 0)
+    g.o_key = <uint64_t*>take(t, (n_others + 1) * sizeof(uint64_t), 0)
+    g.cell_key = <uint64_t*>take(t, (NM * NL + m.n_high_values + 1) * sizeof(uint64_t), 0)
+    g.id_code = <int32_t*>take(t, (n_others + 1) * sizeof(int32_t), 0)
+    g.code_id = <int16_t*>take(t, 16384 * sizeof(int16_t), 0)
+    g.factor = <int64_t*>take(t, (n_others + 1) * sizeof(int64_t), 0)
+    g.pair_cells = <int32_t*>take(t, (6 * n_doubles + 1) * sizeof(int32_t), 0)
+    g.pair_block = <int32_t*>take(t, (2 * n_doubles + 1) * sizeof(int32_t), 0)
+    g.dblock_count = <int32_t*>take(t, 16384 * sizeof(int32_t), 1)      # zeros between groups
+    g.dblock_key = <int32_t*>take(t, 16384 * sizeof(int32_t), 0)
+    g.dblock_f1 = <int32_t*>take(t, 16384 * sizeof(int32_t), 0)
+    g.dblock_f2 = <int32_t*>take(t, 16384 * sizeof(int32_t), 0)
+    g.dblock_start = <int32_t*>take(t, 16385 * sizeof(int32_t), 0)
+    g.pairs = <int64_t*>take(t, (GROUP_PAIRS + 1) * GROUP_TRIPLES * sizeof(int64_t), 0)
+    g.pair_id = <int16_t*>take(t, GROUP_SUIT_SETS * GROUP_SUIT_SETS * sizeof(int16_t), 0)
+    g.pair_key = <int32_t*>take(t, GROUP_PAIRS * sizeof(int32_t), 0)
+    if t.failed or g.tab == NULL:
         merge_free(g)
         return -1
     memset(g.code_id, 0xFF, 16384 * sizeof(int16_t))
@@ -135,45 +135,12 @@ cdef inline Py_ssize_t longest_run(DealerModel m) noexcept nogil:
     return most
 
 
-cdef inline void* take(size_t size, bint zeroed, int* failed) noexcept nogil:
-    """``size`` bytes (zeros when ``zeroed``), or NULL with ``failed`` set: ``merge_alloc``
-    takes every array through here and tests once."""
-    cdef void* p = calloc(size, 1) if zeroed else malloc(size)
-    if p == NULL:
-        failed[0] = 1
-    return p
-
-
 cdef inline void merge_free(Merge* g) noexcept nogil:
-    """Free what ``merge_alloc`` took (every field NULL after)."""
-    cdef void** fields[23]
-    cdef int i
-    fields[0] = <void**>&g.tab
-    fields[1] = <void**>&g.dkey
-    fields[2] = <void**>&g.dval
-    fields[3] = <void**>&g.flush_set_count
-    fields[4] = <void**>&g.used
-    fields[5] = <void**>&g.run_keys
-    fields[6] = <void**>&g.class_key
-    fields[7] = <void**>&g.rest_ways
-    fields[8] = <void**>&g.o_key
-    fields[9] = <void**>&g.cell_key
-    fields[10] = <void**>&g.id_code
-    fields[11] = <void**>&g.code_id
-    fields[12] = <void**>&g.factor
-    fields[13] = <void**>&g.pair_cells
-    fields[14] = <void**>&g.pair_block
-    fields[15] = <void**>&g.dblock_count
-    fields[16] = <void**>&g.dblock_key
-    fields[17] = <void**>&g.dblock_f1
-    fields[18] = <void**>&g.dblock_f2
-    fields[19] = <void**>&g.dblock_start
-    fields[20] = <void**>&g.pairs
-    fields[21] = <void**>&g.pair_id
-    fields[22] = <void**>&g.pair_key
-    for i in range(23):
-        free(fields[i][0])
-        fields[i][0] = NULL
+    """Free what ``merge_alloc`` took, its hash too (``tab`` NULL after; freeing again does
+    nothing)."""
+    free_taken(&g.taken)
+    free(g.tab)
+    g.tab = NULL
 
 
 # ---------------------------------------------------------------------------------------
@@ -562,73 +529,48 @@ cdef void merge_take(Merge* mg, int nk) noexcept nogil:
         cnt[mg.block_flush_set[b]] = 0
 
 
-cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_t* out,
-                     const GroupWork* gw, Work* w, Merge* mg) noexcept nogil:
-    """``solve_rows``'s counts of ``side`` (0 or 1) for ``g`` seven-card rows with one rank
-    multiset, sharing across the rows the dealer's rank-only counts, the single-flush
-    entries (merged once, ``merge_entries``, then read by each distinct suit set) and the
-    two-flush corrections (merged once, ``merge_doubles``) of each distinct pair of suit
-    sets (``count_pair``), all counted
-    in one grid whose thresholds are the rows' distinct strengths (w.cells, with its prefix
-    sums in w.pre).  Returns 0, or -1 when the rows need more distinct triples or suit sets
-    than the work space holds (the caller then solves them one by one)."""
-    cdef int64_t* qkey = gw.qkey                 # the work space's arrays (merge.pxd)
-    cdef int64_t* answers = gw.answers
+cdef struct Group:
+    # One group's rows as ``solve_group``'s steps hand them on (the arrays of many entries
+    # are the work space's, GroupWork).
+    int rmask                          # the rows' ranks (a set of the 13; the same for all)
+    int nr                             # their number
+    int rr[13]                         # they, ascending
+    int nt                             # the distinct (high, medium, low) triples (gw.qkey)
+    int ns                             # the distinct suit sets
+    int sets[GROUP_SUIT_SETS]          # each one's ranks
+    int triple_at[GROUP_TRIPLES]       # each triple's thresholds in the grid (pack_at)
+    int dealer_joker                   # 1: the rows do not hold the joker (the dealer may)
+    int avail[13]                      # [rank] its cards the rows leave
+
+
+cdef int group_triples(DealerModel model, const int* rows, int g, int side,
+                       const GroupWork* gw, Group* gr) noexcept nogil:
+    """The rows' ranks, their distinct (high, medium, low) triples (gw.qkey; each split's in
+    gw.triple_of, -1 for a foul) and distinct suit sets (gr.sets; each row's in gw.set_of).
+    Returns 0, or -1 when they pass the work space's GROUP_TRIPLES or GROUP_SUIT_SETS."""
+    cdef int64_t* qkey = gw.qkey
     cdef int16_t* triple_of = gw.triple_of
-    cdef int16_t* set_of = gw.set_of
-    cdef int16_t* smap = gw.set_index
-    cdef int64_t* hkey = gw.hash_key
-    cdef int16_t* hval = gw.hash_value
-    cdef int16_t* rank_of_prov = gw.order
-    cdef int sets[GROUP_SUIT_SETS]
-    cdef Py_ssize_t last
-    cdef const uint16_t* true_index = &model.rank_true[0, 0]
-    cdef const uint16_t* low_part = &model.rank_low[0]
-    cdef const uint16_t* high_part = &model.rank_high[0]
-    cdef const int64_t* part_hands = w.part_hands
-    cdef uint64_t* ccell = mg.class_key
-    cdef int rmask = 0, nr = 0, nid, nk, code, d, cc, b
-    cdef int rr[13]                      # the rows' ranks, ascending
-    cdef uint64_t ukey
-    cdef Grid* grid = &w.g
-    cdef int32_t* cells = w.cells
-    cdef int32_t* pre = w.pre
-    cdef int32_t uh[GROUP_TRIPLES]       # the grid's thresholds: the distinct high strengths,
-    cdef int32_t um[NM + 1]              # medium indices and low indices of the triples
-    cdef int32_t ul[NL + 1]
-    cdef int triple_at[GROUP_TRIPLES]          # each distinct triple's thresholds (hand_grid's at)
-    cdef int nh = 0, nm = 0, nl = 0, hi
-    cdef int mseen[NM + 1]
-    cdef int lseen[NL + 1]
-    cdef int avail[13]
-    cdef int availmask[4]                 # the first row's (its suits are not shared)
-    cdef int64_t rank_ways[65]
-    cdef int64_t offsuit_ways[4 * 52]
+    cdef int16_t* set_index = gw.set_index
+    cdef int64_t* hash_key = gw.hash_key
+    cdef int16_t* hash_value = gw.hash_value
     cdef int32_t high35[35]
     cdef int32_t medium21[21]
     cdef int32_t low7[7]
-    cdef int i, k, r, s, s2, t, mi, li, nt = 0, ns = 0, dealer_joker, smask, slot
+    cdef int i, k, r, s, mi, li, slot, smask, rmask = 0, nr = 0, nt = 0, ns = 0
     cdef int32_t m, l
-    cdef int64_t key, acc
-    cdef Py_ssize_t n
-    cdef Py_ssize_t ndb = model.double_ranks1.shape[0]
+    cdef int64_t key
     cdef const int* c
-    cdef int64_t* answer_row
-    cdef int64_t* pair_row
-    cdef int npair
-    cdef Py_ssize_t nsrun = model.flush_runs.shape[0] - 1
-    if model.other_pairs.shape[0] > 16384:        # O's ids: 14 bits of a merged key
-        return -1
     for k in range(7):
         if rows[k] != JOKER:
             rmask |= 1 << (rows[k] >> 2)
     for r in range(13):
         if (rmask >> r) & 1:
-            rr[nr] = r
+            gr.rr[nr] = r
             nr += 1
-    # the rows: their distinct (high, medium, low) triples and suit sets
-    memset(hval, 0xFF, GROUP_HASH * sizeof(int16_t))      # -1: empty
-    memset(smap, 0xFF, 8192 * sizeof(int16_t))
+    gr.rmask = rmask
+    gr.nr = nr
+    memset(hash_value, 0xFF, GROUP_HASH * sizeof(int16_t))      # -1: empty
+    memset(set_index, 0xFF, 8192 * sizeof(int16_t))
     for i in range(g):
         c = rows + 7 * i
         seven_parts(c, model.a234_low, high35, medium21, low7)
@@ -646,121 +588,190 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
                 li += 1
             key = (<int64_t>(high35[T.split_high[k]] + side) << 12) | (mi << 4) | li
             slot = <int>((<uint64_t>key * 0x9E3779B97F4A7C15ULL) >> 54)   # GROUP_HASH = 1024
-            while hval[slot] >= 0 and hkey[slot] != key:
+            while hash_value[slot] >= 0 and hash_key[slot] != key:
                 slot = (slot + 1) & (GROUP_HASH - 1)
-            if hval[slot] < 0:
+            if hash_value[slot] < 0:
                 if nt == GROUP_TRIPLES:
                     return -1
-                hkey[slot] = key
-                hval[slot] = nt
+                hash_key[slot] = key
+                hash_value[slot] = nt
                 qkey[nt] = key
                 nt += 1
-            triple_of[i * NSPLITS + k] = hval[slot]
+            triple_of[i * NSPLITS + k] = hash_value[slot]
         for s in range(4):
             smask = 0
             for k in range(7):
                 if c[k] != JOKER and (c[k] & 3) == s:
                     smask |= 1 << (c[k] >> 2)
-            if smap[smask] < 0:
+            if set_index[smask] < 0:
                 if ns == GROUP_SUIT_SETS:
                     return -1
-                smap[smask] = ns
-                sets[ns] = smask
+                set_index[smask] = ns
+                gr.sets[ns] = smask
                 ns += 1
-            set_of[i * 4 + s] = smap[smask]
-    # sort the distinct triples (insertion sort: at most GROUP_TRIPLES) and renumber the rows'
+            gw.set_of[i * 4 + s] = set_index[smask]
+    gr.nt = nt
+    gr.ns = ns
+    return 0
+
+
+cdef void sort_triples(const GroupWork* gw, int nt, int g) noexcept nogil:
+    """Sort the distinct triples (gw.qkey, by high, medium, low: insertion sort, at most
+    GROUP_TRIPLES) and renumber the rows' (gw.triple_of)."""
+    cdef int64_t* qkey = gw.qkey
+    cdef int16_t* order = gw.order
+    cdef int16_t* number = gw.hash_value        # its hash is done with: sorted numbers
+    cdef int i, k, t
+    cdef int64_t key
     for t in range(nt):
-        rank_of_prov[t] = t
+        order[t] = t
     for t in range(1, nt):
         key = qkey[t]
-        k = rank_of_prov[t]
+        k = order[t]
         i = t - 1
         while i >= 0 and qkey[i] > key:
             qkey[i + 1] = qkey[i]
-            rank_of_prov[i + 1] = rank_of_prov[i]
+            order[i + 1] = order[i]
             i -= 1
         qkey[i + 1] = key
-        rank_of_prov[i + 1] = k
-    for t in range(nt):                       # rank_of_prov: sorted -> provisional; invert
-        hval[rank_of_prov[t]] = t
+        order[i + 1] = k
+    for t in range(nt):                         # order: sorted -> first seen; invert it
+        number[order[t]] = t
     for i in range(g * NSPLITS):
-        if triple_of[i] >= 0:
-            triple_of[i] = hval[triple_of[i]]
-    # the grid of the distinct triples: thresholds, and each triple's place among them
-    memset(mseen, 0, sizeof(mseen))
-    memset(lseen, 0, sizeof(lseen))
-    for t in range(nt):                       # qkey is sorted: its highs ascend
-        if nh == 0 or uh[nh - 1] != <int32_t>(qkey[t] >> 12):
-            uh[nh] = <int32_t>(qkey[t] >> 12)
+        if gw.triple_of[i] >= 0:
+            gw.triple_of[i] = number[gw.triple_of[i]]
+
+
+cdef int group_grid(DealerModel model, const GroupWork* gw, Group* gr,
+                    Grid* grid) noexcept nogil:
+    """The grid of the sorted distinct triples: its thresholds (their distinct high
+    strengths, medium and low indices) and each triple's place among them (gr.triple_at).
+    Returns 0, or -1 when it passes GROUP_CELLS."""
+    cdef const int64_t* qkey = gw.qkey
+    cdef int32_t high_values[GROUP_TRIPLES]
+    cdef int32_t medium_values[NM + 1]
+    cdef int32_t low_values[NL + 1]
+    cdef int medium_seen[NM + 1]
+    cdef int low_seen[NL + 1]
+    cdef int t, hi, nh = 0, nm, nl
+    memset(medium_seen, 0, sizeof(medium_seen))
+    memset(low_seen, 0, sizeof(low_seen))
+    for t in range(gr.nt):                      # qkey is sorted: its highs ascend
+        if nh == 0 or high_values[nh - 1] != <int32_t>(qkey[t] >> 12):
+            high_values[nh] = <int32_t>(qkey[t] >> 12)
             nh += 1
-        mseen[(qkey[t] >> 4) & 127] = 1
-        lseen[qkey[t] & 15] = 1
-    nm = number_marked(mseen, NM + 1, um)
-    nl = number_marked(lseen, NL + 1, ul)
+        medium_seen[(qkey[t] >> 4) & 127] = 1
+        low_seen[qkey[t] & 15] = 1
+    nm = number_marked(medium_seen, NM + 1, medium_values)
+    nl = number_marked(low_seen, NL + 1, low_values)
     if (nh + 1) * (nm + 1) * LOW_STRIDE > GROUP_CELLS or nl >= LOW_STRIDE:
         return -1
     hi = 0
-    for t in range(nt):
-        while uh[hi] != <int32_t>(qkey[t] >> 12):
+    for t in range(gr.nt):
+        while high_values[hi] != <int32_t>(qkey[t] >> 12):
             hi += 1
-        triple_at[t] = pack_at(hi, mseen[(qkey[t] >> 4) & 127], lseen[qkey[t] & 15])
-    model.build_grid(uh, nh, um, nm, ul, nl, grid)
-    # the rank multiset's counts, shared by every row (the first row's cards: the same ranks);
-    # the classes and entries with the joker count only when the rows do not hold it
-    dealer_joker = cards_left(rows, 7, avail, availmask, rank_ways, offsuit_ways)
-    if not dealer_joker:
-        nsrun = model.run_joker_start
+        gr.triple_at[t] = pack_at(hi, medium_seen[(qkey[t] >> 4) & 127],
+                                  low_seen[qkey[t] & 15])
+    model.build_grid(high_values, nh, medium_values, nm, low_values, nl, grid)
+    return 0
+
+
+cdef void rank_counts(DealerModel model, const int* rows, const GroupWork* gw, Group* gr,
+                      Work* w, Merge* mg) noexcept nogil:
+    """The rank multiset's counts, shared by every row (the first row's cards: the same
+    ranks), into gw.answers' first row; the rank classes with the joker count only when the
+    rows do not hold it.  Sets gr.avail and gr.dealer_joker, and mg.class_key (each class's
+    cell, for the merged keys)."""
+    cdef const uint16_t* true_index = &model.rank_true[0, 0]
+    cdef const uint16_t* low_part = &model.rank_low[0]
+    cdef const uint16_t* high_part = &model.rank_high[0]
+    cdef const int64_t* part_hands = w.part_hands
+    cdef uint64_t* class_key = mg.class_key
+    cdef Grid* grid = &w.g
+    cdef int32_t* cells = w.cells
+    cdef int availmask[4]                       # the first row's (its suits are not shared)
+    cdef int64_t rank_ways[65]
+    cdef int64_t offsuit_ways[4 * 52]
+    cdef Py_ssize_t n, last
+    cdef int t, cell
+    gr.dealer_joker = cards_left(rows, 7, gr.avail, availmask, rank_ways, offsuit_ways)
     memset(cells, 0, grid.size * sizeof(int32_t))
-    last = model.rank_triple.shape[0] if dealer_joker else model.rank_joker_start
+    last = model.rank_triple.shape[0] if gr.dealer_joker else model.rank_joker_start
     model.part_ways(rank_ways, w.part_hands)
     for n in range(last):
-        cc = grid.high_bucket[true_index[2 * n]] + grid.cell_bucket[true_index[2 * n + 1]]
-        ccell[n] = <uint64_t>cc << KEY_CLASS
-        cells[cc] += <int32_t>(part_hands[low_part[n]] * part_hands[high_part[n]])
-    grid_prefix(grid, cells, pre, 1)          # and cells zeros again, for each suit set and pair
-    for t in range(nt):
-        answers[t] = count_at(grid, pre, triple_at[t])
-    # one suit's flush corrections for each distinct suit set S (the ranks the row holds in
-    # that suit): an entry (F, O) counts when F avoids S, with O's off-suit ways, at its true
-    # triple's cell, and is taken from its rank class's cell.  S lies in the rows' ranks R,
-    # so an entry's count is its O's ways outside R times a factor of its O's part in R and
-    # S: the entries are merged once by (F's part in R, O's part in R, the two cells) and
-    # each suit set reads the merged keys.
-    nid = merge_entries(model, mg, rmask, sets, ns, nsrun, grid, &nk)
-    if dealer_joker and ndb:
-        merge_doubles(model, mg, rmask, rr, nr, grid)
-    for s in range(ns):
+        cell = grid.high_bucket[true_index[2 * n]] + grid.cell_bucket[true_index[2 * n + 1]]
+        class_key[n] = <uint64_t>cell << KEY_CLASS
+        cells[cell] += <int32_t>(part_hands[low_part[n]] * part_hands[high_part[n]])
+    grid_prefix(grid, cells, w.pre, 1)          # and cells zeros again, for each suit set
+    for t in range(gr.nt):
+        gw.answers[t] = count_at(grid, w.pre, gr.triple_at[t])
+
+
+cdef void suit_set_counts(DealerModel model, const GroupWork* gw, const Group* gr, Work* w,
+                          Merge* mg) noexcept nogil:
+    """One suit's flush corrections for each distinct suit set S (the ranks a row holds in
+    that suit), into gw.answers' rows 1.. ns: an entry (F, O) counts when F avoids S, with
+    O's off-suit ways, at its true triple's cell, and is taken from its rank class's cell.
+    S lies in the rows' ranks R, so an entry's count is its O's ways outside R times a
+    factor of its O's part in R and S: the entries are merged once by (F's part in R, O's
+    part in R, the two cells) and each suit set reads the merged keys.  The two-flush
+    entries are merged too (``merge_doubles``), for ``row_counts``."""
+    cdef Grid* grid = &w.g
+    cdef int32_t* cells = w.cells
+    cdef int64_t* answer_row
+    cdef Py_ssize_t nsrun = model.flush_runs.shape[0] - 1
+    cdef int nid, nk, i, k, b, s, d, r, t, code, smask
+    cdef int64_t acc
+    cdef uint64_t key
+    if not gr.dealer_joker:
+        nsrun = model.run_joker_start
+    nid = merge_entries(model, mg, gr.rmask, gr.sets, gr.ns, nsrun, grid, &nk)
+    if gr.dealer_joker and model.double_ranks1.shape[0]:
+        merge_doubles(model, mg, gr.rmask, gr.rr, gr.nr, grid)
+    for s in range(gr.ns):
+        smask = gr.sets[s]
         for i in range(nid):
             code = mg.id_code[i]
             acc = 1
-            for k in range(nr):
+            for k in range(gr.nr):
                 d = (code >> (2 * k)) & 3
                 if d:
-                    r = rr[k]
-                    acc *= T.binom[avail[r] - (((sets[s] >> r) & 1) ^ 1)][d]
+                    r = gr.rr[k]
+                    acc *= T.binom[gr.avail[r] - (((smask >> r) & 1) ^ 1)][d]
             mg.factor[i] = acc
         for b in range(mg.nblocks):
-            if mg.block_flush_set[b] & sets[s]:
+            if mg.block_flush_set[b] & smask:
                 continue
             for i in range(mg.block_start[b], mg.block_start[b + 1]):
-                ukey = mg.dkey[i]
-                acc = mg.dval[i] * mg.factor[(ukey >> KEY_O) & KEY_O_MASK]
-                cells[(ukey >> KEY_TRUE) & KEY_CELL_MASK] += <int32_t>acc
-                cells[(ukey >> KEY_CLASS) & KEY_CELL_MASK] -= <int32_t>acc
-        grid_prefix(grid, cells, pre, 1)
-        answer_row = answers + (1 + s) * GROUP_TRIPLES
-        for t in range(nt):
-            answer_row[t] = count_at(grid, pre, triple_at[t])
+                key = mg.dkey[i]
+                acc = mg.dval[i] * mg.factor[(key >> KEY_O) & KEY_O_MASK]
+                cells[(key >> KEY_TRUE) & KEY_CELL_MASK] += <int32_t>acc
+                cells[(key >> KEY_CLASS) & KEY_CELL_MASK] -= <int32_t>acc
+        grid_prefix(grid, cells, w.pre, 1)
+        answer_row = gw.answers + (1 + s) * GROUP_TRIPLES
+        for t in range(gr.nt):
+            answer_row[t] = count_at(grid, w.pre, gr.triple_at[t])
     for i in range(nid):
         mg.code_id[mg.id_code[i]] = -1
-    # each row: the sum of its parts and of the two-flush corrections (the joker with the
-    # dealer) of its six pairs of suits, counted once for each distinct pair of suit sets
-    answer_row = answers + (GROUP_SUIT_SETS + 1) * GROUP_TRIPLES
-    npair = 0
+
+
+cdef void row_counts(DealerModel model, int g, const GroupWork* gw, const Group* gr,
+                     Work* w, Merge* mg, int64_t* out) noexcept nogil:
+    """Each row's 105 counts: the sum of its triple's parts (the rank multiset's, its four
+    suit sets') and of the two-flush corrections (the joker with the dealer) of its six
+    pairs of suits, counted once for each distinct pair of suit sets (``count_pair``); 0 for
+    a foul."""
+    cdef const int16_t* set_of = gw.set_of
+    cdef int64_t* answers = gw.answers
+    cdef int64_t* pair_sum = answers + (GROUP_SUIT_SETS + 1) * GROUP_TRIPLES
+    cdef int64_t* pair_row
+    cdef int i, k, s, s2, t, npair = 0
+    cdef int doubles = gr.dealer_joker and model.double_ranks1.shape[0] > 0
+    cdef int64_t acc
     for i in range(g):
-        for t in range(nt):
-            answer_row[t] = 0
-        if dealer_joker and ndb:
+        for t in range(gr.nt):
+            pair_sum[t] = 0
+        if doubles:
             for s in range(4):
                 for s2 in range(s + 1, 4):
                     k = set_of[i * 4 + s] << 7 | set_of[i * 4 + s2]
@@ -774,21 +785,43 @@ cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_
                             npair += 1
                         else:                       # counted for this row alone
                             pair_row = mg.pairs + GROUP_PAIRS * GROUP_TRIPLES
-                        count_pair(mg, sets[set_of[i * 4 + s]], sets[set_of[i * 4 + s2]], grid,
-                                   cells, pre, triple_at, nt, pair_row)
-                    for t in range(nt):
-                        answer_row[t] += pair_row[t]
+                        count_pair(mg, gr.sets[set_of[i * 4 + s]], gr.sets[set_of[i * 4 + s2]],
+                                   &w.g, w.cells, w.pre, gr.triple_at, gr.nt, pair_row)
+                    for t in range(gr.nt):
+                        pair_sum[t] += pair_row[t]
         for k in range(NSPLITS):
-            t = triple_of[i * NSPLITS + k]
+            t = gw.triple_of[i * NSPLITS + k]
             if t < 0:
                 out[i * NSPLITS + k] = 0
                 continue
-            acc = answers[t] + answer_row[t]
+            acc = answers[t] + pair_sum[t]
             for s in range(4):
                 acc += answers[(1 + set_of[i * 4 + s]) * GROUP_TRIPLES + t]
             out[i * NSPLITS + k] = acc
     for i in range(npair):
         mg.pair_id[mg.pair_key[i]] = -1
+
+
+cdef int solve_group(DealerModel model, const int* rows, int g, int side, int64_t* out,
+                     const GroupWork* gw, Work* w, Merge* mg) noexcept nogil:
+    """``solve_rows``'s counts of ``side`` (0 or 1) for ``g`` seven-card rows with one rank
+    multiset, in one grid whose thresholds are the rows' distinct strengths (w.cells, its
+    prefix sums in w.pre), sharing across the rows the dealer's rank-only counts, the
+    single-flush entries (merged once, then read by each distinct suit set) and the
+    two-flush corrections of each distinct pair of suit sets.  Returns 0, or -1 when the
+    rows need more distinct triples, suit sets or cells than the work space holds (the
+    caller then solves them one by one)."""
+    cdef Group gr
+    if model.other_pairs.shape[0] > KEY_O_MASK + 1:     # O's ids: KEY_O_BITS of a key
+        return -1
+    if group_triples(model, rows, g, side, gw, &gr) < 0:
+        return -1
+    sort_triples(gw, gr.nt, g)
+    if group_grid(model, gw, &gr, &w.g) < 0:
+        return -1
+    rank_counts(model, rows, gw, &gr, w, mg)
+    suit_set_counts(model, gw, &gr, w, mg)
+    row_counts(model, g, gw, &gr, w, mg, out)
     return 0
 
 
@@ -802,7 +835,8 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
     cdef Py_ssize_t j, a, bad, nrows = hands.shape[0]
     cdef int k, g
     cdef int* rows
-    cdef int64_t* work
+    cdef void* work
+    cdef Taken held                   # rows and work
     cdef GroupWork gw
     cdef int at[NSPLITS]
     cdef Work w
@@ -818,14 +852,14 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
     with nogil:
         bad = check_rows(hands)
         if bad < 0:
-            rows = <int*>malloc(GROUP_ROWS * 7 * sizeof(int))
-            work = <int64_t*>malloc(group_work(NULL, &gw))
+            start_taken(&held)
+            rows = <int*>take(&held, GROUP_ROWS * 7 * sizeof(int), 0)
+            work = take(&held, group_work(NULL, &gw), 0)
             if work != NULL:
                 group_work(work, &gw)
             k = merge_alloc(model, &mg, tab, tabbits)
             tab = NULL
-            if (work_alloc(model, &w, GROUP_CELLS) < 0 or rows == NULL
-                    or work == NULL or k < 0):
+            if work_alloc(model, &w, GROUP_CELLS) < 0 or held.failed or k < 0:
                 bad = -2
             else:
                 a = 0
@@ -852,8 +886,7 @@ def solve_groups_kernel(const card_t[:, ::1] hands, DealerModel model, int64_t[:
                             model.distribution(rows + 7 * j, 7, &w)
                             grid_wins(&w.g, w.cells, at, &out[a + j, 0], w.pre)
                     a += g
-            free(rows)
-            free(work)
+            free_taken(&held)
             work_free(&w)
             tab = mg.tab                      # its keys zero again: kept for the next call
             tabbits = mg.maxbits

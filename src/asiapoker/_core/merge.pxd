@@ -3,6 +3,7 @@
 # calls: see ``groups.pyx``).
 from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 
+from asiapoker._core.alloc cimport Taken
 from asiapoker._core.dealer cimport LOW_STRIDE
 
 cdef enum:
@@ -96,7 +97,7 @@ cdef struct Merge:
     int dtbits                # as tbits, for the two-flush halves (``merge_doubles``)
     int32_t* pair_cells       # [3 * i] a merged two-flush half: +count's cell, -count's cell,
                               # count; by blocks of one (F1 & R, F2 & R)
-    int32_t* pair_block         # [k] the merged half k's block number (in the table's order)
+    int32_t* pair_block       # [k] the merged half k's block number (in the table's order)
     int32_t* dblock_count     # [block number] its halves, then where the next goes (zeros)
     int ndblocks              # the blocks
     int32_t* dblock_key       # [b] block b's number (7 + 7 bits: F1 & R, F2 & R among R)
@@ -106,3 +107,4 @@ cdef struct Merge:
     int64_t* pairs            # [p * GROUP_TRIPLES + t] a pair of suit sets' two-flush counts
     int16_t* pair_id          # [set index << 7 | set index] its row of pairs (-1: none yet)
     int32_t* pair_key         # [p] the pair of each row
+    Taken taken               # the arrays above but tab, as merge_alloc took them
