@@ -186,3 +186,98 @@ def test_exploitability_is_the_mean_of_exact_per_hand_figures():
 def test_split_positions_cover_every_split_once():
     seen = {(tuple(sorted(h)), tuple(sorted(m)), lo) for h, m, lo in SPLIT_POSITIONS}
     assert len(seen) == 105
+
+
+def test_a_margin_keeps_the_ways_setting_unless_another_gains_more():
+    """With ``margin`` m, a row keeps the way's own split unless the best legal split's
+    dealer count is more than m above the own one's, read off count_splits row by row."""
+    from asiapoker.house_way import house_way_splits
+    from asiapoker.setting import legal_splits
+    from asiapoker.solver import count_splits
+
+    rows = _sample_classes(400, 7)
+    counts = np.where(legal_splits(rows, Rules()), count_splits(rows, CLASSIC, Rules(), "dealer"),
+                      -1)
+    own = house_way_splits(rows, CLASSIC, Rules())
+    gain = counts.max(axis=1) - counts[np.arange(len(rows)), own]
+    margin = int(np.median(gain[gain > 0]))
+    got = best_response_splits(CLASSIC, Rules(), "dealer", rows, margin=margin)
+    keep = gain <= margin
+    assert keep.any() and (~keep).any() and (gain[keep] > 0).any()   # the margin matters
+    np.testing.assert_array_equal(got[keep], own[keep])
+    np.testing.assert_array_equal(counts[np.arange(len(rows)), got][~keep],
+                                  counts.max(axis=1)[~keep])
+    with pytest.raises(HouseWayError, match="margin"):
+        best_response(CLASSIC, margin=-1)
+
+
+def _fake_iteration(monkeypatch, following):
+    """Make equilibrium's best responses a lookup ``following[way's table digest]`` of ways
+    (the whole-game computations are tested on their own), and the CLI's exact costs a count
+    of calls; returns that cost function."""
+    import asiapoker.cli
+    import asiapoker.equilibrium as eq
+    from asiapoker._compile import splits_digest
+
+    costs = []
+
+    def response(way, rules, **kw):
+        assert kw["margin"] == 3
+        return following[splits_digest(way.table)]
+
+    def cost(way, rules=None, workers=None, progress=None):
+        costs.append(way.name)
+        return Fraction(len(costs), 1000)
+
+    monkeypatch.setattr(eq, "best_response", response)
+    monkeypatch.setattr(asiapoker.cli, "way_cost", cost)
+    return cost
+
+
+@pytest.fixture(scope="module")
+def three_ways():
+    """Three class-table ways: standard's, equilibrium's and classic's settings."""
+    from asiapoker.house_way import house_way_splits
+
+    _, reps = class_table()
+    return [HouseWay.from_table(house_way_splits(reps, HouseWay.named(n), Rules()), n, n)
+            for n in ("standard", "equilibrium", "classic")]
+
+
+def test_equilibrium_finds_a_cycle_and_a_fixed_point(three_ways, monkeypatch, tmp_path):
+    """The iteration stops on a repeated iterate (a cycle, naming the iterate repeated) or
+    on one that changes no hand (converged); each step's changed hands are the exact count
+    of hands the two ways set differently, and each iterate's ``cost`` is kept;
+    the CLI writes every step to its --log."""
+    import json
+
+    from asiapoker._compile import splits_digest
+    from asiapoker.cli import main
+    from asiapoker.equilibrium import changed_hands, equilibrium
+
+    a, b, c = three_ways
+    d = {w.name: splits_digest(w.table) for w in three_ways}
+    cost = _fake_iteration(monkeypatch, {d["standard"]: b, d["equilibrium"]: c,
+                                         d["classic"]: b})
+    res = equilibrium(a, margin=3, cost=cost, max_iterations=5)
+    assert res.cycle == 1 and not res.converged and len(res.iterations) == 4
+    assert [s.changed_hands for s in res.iterations] == [
+        0, changed_hands(a, b, Rules()), changed_hands(b, c, Rules()),
+        changed_hands(c, b, Rules())]
+    assert 0 < res.iterations[1].changed_hands < comb(53, 7)
+    assert res.iterations[2].changed_hands == res.iterations[3].changed_hands
+    assert [s.cost for s in res.iterations] == [Fraction(k, 1000) for k in range(1, 5)]
+    _fake_iteration(monkeypatch, {d["standard"]: b, d["equilibrium"]: b})
+    res = equilibrium(a, margin=3, max_iterations=5)
+    assert res.converged and res.cycle is None and len(res.iterations) == 3
+    assert res.iterations[-1].changed_hands == 0 and res.iterations[-1].cost is None
+    log = tmp_path / "steps.json"
+    a.save(tmp_path / "start.npz")
+    main(["equilibrium", "--start", str(tmp_path / "start.npz"), "--margin", "3",
+          "--exact", "--max-iterations", "4", "--log", str(log),
+          "--out", str(tmp_path / "eq.npz"), "--quiet"])
+    steps = json.loads(log.read_text())["steps"]
+    assert [s["iteration"] for s in steps] == [0, 1, 2]
+    assert steps[1]["changed_hands"] == changed_hands(a, b, Rules())
+    assert steps[2]["changed_hands"] == 0
+    assert all("cost" in s for s in steps)

@@ -412,6 +412,8 @@ CLI = [
     (["best-response", "--way", "classic", "--out", "{d}/afile/x.npz"], "afile"),
     (["best-response", "--way", "classic", "--out", "{d}"], "directory"),
     (["equilibrium", "--out", "{d}/nowhere/x.npz"], "nowhere"),
+    (["equilibrium", "--out", "{d}/x.npz", "--log", "{d}/nowhere/s.json"], "nowhere"),
+    (["equilibrium", "--out", "{d}/x.npz", "--margin", "-1"], "margin must be 0 to"),
     (["card", "--way", "classic", "--out", "{d}/afile"], "afile"),
     (["report", "{d}/missing-run"], "missing-run"),
     (["report", "{d}/shards"], "summary-shard-0-of-2.json"),

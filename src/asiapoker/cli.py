@@ -24,7 +24,7 @@ import numpy as np
 from . import __version__
 from ._files import read_bytes, writable_target
 from ._validate import whole_number
-from .analysis import Analysis, analyze
+from .analysis import Analysis, analyze, way_cost
 from .bonus import PayTable, bonus_hand, bonus_odds
 from .card_page import plots_missing, write_card
 from .card_search import generate
@@ -424,19 +424,37 @@ def cmd_equilibrium(args: argparse.Namespace) -> None:
     """``asiapoker equilibrium``: iterate the dealer's best response to a fixed point."""
     rules = _rules(args)
     _out_file(args.out, "--out")
+    if args.log:
+        _out_file(args.log, "--log")
+    log: list[dict[str, Any]] = []
 
     def report(i: int, step: Iteration) -> None:
-        line = f"iteration {i}: {step.changed:.4%} of hands set differently"
+        line = (f"iteration {i}: {step.changed_hands:,} hands ({step.changed:.4%}) set "
+                "differently" if i else f"start: {step.way.name}")
+        entry: dict[str, Any] = {"iteration": i, "changed_hands": step.changed_hands,
+                                 "digest": step.digest}
+        if step.cost is not None:
+            line += f"; cost {float(step.cost):.4%} exactly"
+            entry["cost"] = str(step.cost)
         if args.hands:
             e = exploitability(step.way, rules, hands=args.hands, seed=args.seed,
                                workers=args.workers)
-            line += f"; exploitability {e.gain}"
+            line += f"; exploitability {e.gain} (an estimate from {args.hands:,} hands)"
         print(f"{line}; way digest {step.digest[:16]}", flush=True)
+        if args.log:
+            log.append(entry)
+            Path(args.log).write_text(json.dumps(
+                {"start": args.start, "margin": args.margin, "rules": rules.to_dict(),
+                 "steps": log}, indent=1) + "\n")
 
     res = equilibrium(_way(args.start), rules, max_iterations=args.max_iterations,
-                      workers=args.workers, progress=not args.quiet,
-                      report=report)
+                      margin=args.margin, workers=args.workers, progress=not args.quiet,
+                      cost=(lambda way: way_cost(way, rules, workers=args.workers,
+                                                 progress=not args.quiet))
+                      if args.exact else None, report=report)
     status = ("converged: the last way is the dealer's best response to itself"
+              + (f" (changing a class only to gain more than {args.margin} hands)"
+                 if args.margin else "")
               if res.converged else
               f"cycle: iteration {len(res.iterations) - 1} repeats iteration {res.cycle}"
               if res.cycle is not None else
@@ -781,6 +799,13 @@ def _way_commands(sub: Any, common: _Common) -> None:
                    "table .npz")
     s.add_argument("--max-iterations", type=int, default=8,
                    help="stop after this many best responses if no fixed point comes first")
+    s.add_argument("--margin", type=int, default=0,
+                   help="a class changes its setting only to lose to more than this many "
+                   "fewer player hands (0: the plain best response)")
+    s.add_argument("--exact", action="store_true",
+                   help="also measure each iterate's cost exactly (a whole run each)")
+    s.add_argument("--log", default=None,
+                   help="write each step's figures to this JSON file as they come")
     s.add_argument("--hands", type=int, default=0,
                    help="also estimate each iterate's exploitability on this many hands")
     s.add_argument("--seed", type=int, default=0, help="random seed for --hands")

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
 import os
 import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Literal, TypeAlias
 
@@ -49,16 +51,17 @@ from .errors import AsiaPokerError, HouseWayError
 from .house_way import HouseWay, WayLike, house_way_splits, resolve_way
 from .rules import Rules, resolve
 from .setting import legal_splits
-from .solver import dealer_model
+from .solver import DEALER_HANDS, dealer_model
 
 __all__ = ["EquilibriumResult", "Iteration", "Side", "best_response", "best_response_splits",
-           "changed_share", "class_weights", "equilibrium", "way_digest"]
+           "changed_hands", "changed_share", "class_weights", "equilibrium", "way_digest"]
 
 Side: TypeAlias = Literal["dealer", "player"]
 """Whose best response: the dealer's (rule 5.6 c) or the player's (rule 5.6 b)."""
 _CHUNK = 1024
 _GROUPED_ROWS = 3      # rows a rank multiset from which the grouped solver is the faster one
 BEST_RESPONSE_CACHE = "best-response-cache"
+HANDS = math.comb(53, 7)      # the seven-card hands a share of hands is of
 
 
 def way_digest(way: HouseWay, rules: Rules) -> str:
@@ -89,7 +92,8 @@ def _check_side(side: str) -> int:
 
 def best_response_splits(way: HouseWay, rules: Rules, side: Side, rows: npt.NDArray[np.int64],
                          workers: int = 1,
-                         progress: Callable[[int], None] | None = None) -> npt.NDArray[np.uint8]:
+                         progress: Callable[[int], None] | None = None,
+                         margin: int = 0) -> npt.NDArray[np.uint8]:
     """The best response's split (index in each row's own order) for checked rows of seven
     ids: the core of :func:`best_response`, usable on any slice of hands.
 
@@ -108,6 +112,9 @@ def best_response_splits(way: HouseWay, rules: Rules, side: Side, rows: npt.NDAr
         Threads.
     progress : callable, optional
         ``progress(rows_done)``, called as chunks finish.
+    margin : int, default 0
+        A row keeps the way's own setting unless another one's count is more than
+        ``margin`` above its count (0: the best response, ties to the way's own).
     """
     _check_side(side)
     n = len(rows)
@@ -136,8 +143,8 @@ def best_response_splits(way: HouseWay, rules: Rules, side: Side, rows: npt.NDAr
         legal = legal_splits(chunk, rules)
         own_k = house_way_splits(chunk, way, rules)
         score = np.where(legal, counts * 2, -1)
-        score[np.arange(k), own_k] += 1          # ties go to the way's own setting
-        out[at] = np.argmax(score, axis=1)
+        score[np.arange(k), own_k] += 2 * margin + 1   # ties (and gains up to margin) go to
+        out[at] = np.argmax(score, axis=1)              # the way's own setting
         return k
 
     done = 0
@@ -159,7 +166,7 @@ def best_response_splits(way: HouseWay, rules: Rules, side: Side, rows: npt.NDAr
 
 
 def best_response(way: WayLike, rules: Rules | None = None, *, side: Side = "dealer",
-                  workers: int | None = None, progress: bool | None = None,
+                  margin: int = 0, workers: int | None = None, progress: bool | None = None,
                   cache: bool = True,
                   cache_dir: str | os.PathLike[str] | None = None) -> HouseWay:
     """The best response to ``way`` (see the module text) as a :class:`HouseWay`, for every
@@ -174,6 +181,9 @@ def best_response(way: WayLike, rules: Rules | None = None, *, side: Side = "dea
         The rule options (A-2-3-4's place); default ``Rules()``.
     side : {"dealer", "player"}, default "dealer"
         Whose best response (see the module text).
+    margin : int, default 0
+        A class keeps ``way``'s setting unless another one's count is more than ``margin``
+        above its own (0: the plain best response).
     workers : int, optional
         Threads (default: all cores).
     progress : bool, optional
@@ -186,9 +196,11 @@ def best_response(way: WayLike, rules: Rules | None = None, *, side: Side = "dea
     Raises
     ------
     HouseWayError
-        ``way`` is not a house way, or ``side`` is not one of the two.
+        ``way`` is not a house way, ``side`` is not one of the two, or ``margin`` is not a
+        whole number 0 to C(46, 7).
     """
     flag = _check_side(side)
+    whole_number(margin, "margin", lo=0, hi=DEALER_HANDS, error=HouseWayError)
     r = resolve(rules)
     w = resolve_way(way)
     workers = workers_count(workers, HouseWayError)
@@ -196,8 +208,11 @@ def best_response(way: WayLike, rules: Rules | None = None, *, side: Side = "dea
     source = way_digest(w, r)
     name = f"{side}-best-response({w.name})"
     path = None
-    identity = {"side": side, "way": w.name, "way_digest": source, "a234": r.a234,
-                "class_keys_sha256": keys_digest()}
+    identity: dict[str, str | bool | int] = {
+        "side": side, "way": w.name, "way_digest": source, "a234": r.a234,
+        "class_keys_sha256": keys_digest()}
+    if margin:
+        identity["margin"] = margin
     if cache:
         folder = Path(cache_dir) if cache_dir is not None else _cache.default_cache_dir()
         path = _cache.cache_path(folder, BEST_RESPONSE_CACHE, identity)
@@ -205,27 +220,37 @@ def best_response(way: WayLike, rules: Rules | None = None, *, side: Side = "dea
     if splits is None:
         bar = Progress(len(reps), f"best response ({side}) to {w.name!r}",
                        sys.stderr.isatty() if progress is None else progress)
-        splits = best_response_splits(w, r, side, reps, workers, bar.update)
+        splits = best_response_splits(w, r, side, reps, workers, bar.update, margin)
         bar.update(len(reps))
         if path is not None:
             save_cached(path, BEST_RESPONSE_CACHE, identity, splits)
     text = (f"the {side}'s best response to {w.name} ({r.describe()}; "
-            f"{'fewest player wins' if flag else 'most dealer hands beaten'})")
+            f"{'fewest player wins' if flag else 'most dealer hands beaten'}"
+            + (f", changing a class only to gain more than {margin} hands" if margin else "")
+            + ")")
     return HouseWay.from_table(splits, name, text)
 
 
 @dataclass(frozen=True, slots=True)
 class Iteration:
-    """One step of :func:`equilibrium`: the way, the share of hands (weighted by frequency)
-    whose setting changed from the previous way, and its digest."""
+    """One step of :func:`equilibrium`: the way, how many of the C(53, 7) hands it sets
+    differently from the previous way, its digest and, when measured, its exact cost."""
 
     way: HouseWay
     """The way."""
-    changed: float
-    """The share of hands (weighted by frequency) whose setting changed from the previous
-    way."""
+    changed_hands: int
+    """How many of the C(53, 7) hands it sets to other strengths than the previous way."""
     digest: str
     """Its digest (:func:`way_digest`)."""
+    cost: Fraction | None = None
+    """What copying the way gives up against optimal play, per unit wagered, exactly over
+    the whole game (the house edge of house-way play minus that of optimal play); None when
+    not measured."""
+
+    @property
+    def changed(self) -> float:
+        """The share of hands set differently from the previous way."""
+        return self.changed_hands / HANDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,9 +269,9 @@ class EquilibriumResult:
         return self.iterations[-1].way
 
 
-def changed_share(a: HouseWay, b: HouseWay, rules: Rules) -> float:
-    """The share of all seven-card hands (weighted by frequency) that ``a`` and ``b`` set to
-    different strengths.
+def changed_hands(a: HouseWay, b: HouseWay, rules: Rules) -> int:
+    """How many of the C(53, 7) hands ``a`` and ``b`` set to different strengths (an exact
+    count: each class weighted by its hands).
 
     Parameters
     ----------
@@ -259,18 +284,24 @@ def changed_share(a: HouseWay, b: HouseWay, rules: Rules) -> float:
     ta = a.strengths(reps, rules)
     tb = b.strengths(reps, rules)
     diff = (ta != tb).any(axis=1)
-    w = class_weights()
-    return float(w[diff].sum() / w.sum())
+    return int(class_weights()[diff].sum())
+
+
+def changed_share(a: HouseWay, b: HouseWay, rules: Rules) -> float:
+    """The share of all seven-card hands that ``a`` and ``b`` set to different strengths
+    (:func:`changed_hands` over C(53, 7))."""
+    return changed_hands(a, b, rules) / HANDS
 
 
 def equilibrium(start: WayLike = "classic", rules: Rules | None = None, *,
-                max_iterations: int = 8, workers: int | None = None,
-                progress: bool | None = None, cache: bool = True,
-                cache_dir: str | os.PathLike[str] | None = None,
+                max_iterations: int = 8, margin: int = 0,
+                cost: Callable[[HouseWay], Fraction] | None = None,
+                workers: int | None = None, progress: bool | None = None,
+                cache: bool = True, cache_dir: str | os.PathLike[str] | None = None,
                 report: Callable[[int, Iteration], None] | None = None) -> EquilibriumResult:
     """Iterate the dealer's best response from ``start`` until no class changes, an earlier
     iterate comes back (a cycle), or ``max_iterations`` steps; ``report(i, step)`` is called
-    after each step.
+    after each step (the start way is step 0).
 
     Parameters
     ----------
@@ -280,12 +311,20 @@ def equilibrium(start: WayLike = "classic", rules: Rules | None = None, *,
         The rule options (A-2-3-4's place); default ``Rules()``.
     max_iterations : int, default 8
         The most best responses computed.
+    margin : int, default 0
+        A class keeps its setting unless the best one loses to more than ``margin`` fewer
+        player hands (of the C(46, 7) it meets): 0 is the plain best response; a margin
+        damps an iteration that crawls (its fixed point is then a best response to itself up
+        to ``margin`` hands a class).
+    cost : callable, optional
+        ``cost(way)``: each iterate's cost, kept in :attr:`Iteration.cost` (for example
+        :func:`asiapoker.analysis.way_cost`, exact over the whole game).
     workers : int, optional
         Threads (default: all cores).
     progress : bool, optional
         A progress bar on stderr (default: when stderr is a terminal).
     cache : bool, default True
-        Keep and reuse each best response on disk.
+        Keep and reuse each best response on disk (a stopped iteration resumes from it).
     cache_dir : path, optional
         The cache folder.
     report : callable, optional
@@ -300,26 +339,33 @@ def equilibrium(start: WayLike = "classic", rules: Rules | None = None, *,
     """
     r = resolve(rules)
     whole_number(max_iterations, "max_iterations", error=HouseWayError)
+    whole_number(margin, "margin", lo=0, hi=DEALER_HANDS, error=HouseWayError)
     way = resolve_way(start)
-    steps = [Iteration(way, 0.0, way_digest(way, r))]
+
+    def measured(way: HouseWay, changed: int) -> Iteration:
+        return Iteration(way, changed, way_digest(way, r), cost(way) if cost else None)
+
+    steps = [measured(way, 0)]
+    if report:
+        report(0, steps[0])
     seen = {steps[0].digest: 0}
     for i in range(1, max_iterations + 1):
-        nxt = best_response(way, r, side="dealer", workers=workers, progress=progress,
-                            cache=cache, cache_dir=cache_dir)
+        nxt = best_response(way, r, side="dealer", margin=margin, workers=workers,
+                            progress=progress, cache=cache, cache_dir=cache_dir)
         assert nxt.table is not None
         nxt = HouseWay.from_table(nxt.table,
                                   f"{steps[0].way.name}-br{i}",
                                   f"dealer best response, iteration {i} from "
-                                  f"{steps[0].way.name}")
-        step = Iteration(nxt, changed_share(way, nxt, r), way_digest(nxt, r))
+                                  f"{steps[0].way.name}"
+                                  + (f" (margin {margin} hands)" if margin else ""))
+        step = measured(nxt, changed_hands(way, nxt, r))
         steps.append(step)
         if report:
             report(i, step)
-        if step.changed == 0.0:
+        if step.changed_hands == 0:
             return EquilibriumResult(steps, converged=True)
         if step.digest in seen:
             return EquilibriumResult(steps, cycle=seen[step.digest])
         seen[step.digest] = i
         way = nxt
     return EquilibriumResult(steps)
-
