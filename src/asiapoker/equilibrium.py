@@ -12,7 +12,11 @@ the 829,504 classes of seven cards), so it runs in the core like every built-in 
 Both are integer counts from the solver's core, computed for each class's representative hand
 (the class's members set alike, since a stored way answers per class).  Ties go to W's own
 setting, then to the first split in the representative's order, so a way that is already a
-best response to itself is returned unchanged.
+best response to itself is returned unchanged.  With a ``margin`` of M hands, a class keeps W's
+setting unless another one's count is more than M above it (a damped iteration).
+
+:func:`equilibrium` iterates the dealer's best response (rule 5.6 d) to a fixed point or a
+cycle, each step's change an exact count of hands.
 
 >>> best_response("classic", side="banker")
 Traceback (most recent call last):
