@@ -72,12 +72,19 @@ TAIL = """
 - `asiapoker.equilibrium.best_response(way)` gives every one of the 829,504 classes of seven
   cards the legal setting that loses to the fewest player hands when the players copy `way`
   (the dealer wins copies, so this is not the player's best setting; `side="player"` gives that
-  one). The counts are exact integers from the solver's core; about 10 minutes on two cores, cached.
+  one). The counts are exact integers from the solver's core; 1.5 to 3 minutes on two cores,
+  cached (keyed by the way's digest: a stopped iteration resumes from its cached steps).
 - `equilibrium` is that best response iterated from `classic`:
-  `asiapoker equilibrium --start classic --max-iterations N --hands 4000 --out FILE` prints
-  each iteration (the share of hands set differently, the exploitability) and the table's
-  sha256. The package ships the last iterate and the one before it, and the tests recompute
-  the best response on a sample of classes and compare.
+  `asiapoker equilibrium --start classic --max-iterations N --out FILE` prints each iteration
+  (the exact count of hands set differently) and the table's sha256, and stops at a fixed point
+  (no hand changes) or a cycle (an iterate comes back), naming it. `--exact` also measures each
+  iterate's cost exactly (what copying it gives up against optimal play, a whole run each:
+  `asiapoker.analysis.way_cost` in Python), `--hands N` estimates it on N hands instead, and
+  `--log FILE.json` writes every step as it comes. Where plain iteration crawls, `--margin M`
+  damps it: a class changes its setting only to lose to more than M fewer player hands (of the
+  C(46, 7) it meets), so its fixed point is a best response to itself up to M hands a class.
+  The package ships the last iterate and the one before it, and the tests recompute the best
+  response on a sample of classes and compare.
 - `standard` is a rack card derived from `equilibrium` by `tools/derive_rack.py` (on 60,000
   hands solved exactly against `equilibrium`, each setting scores what a player wins with it,
   plus half a wager when it is the equilibrium's own: for each shape the placement that
