@@ -293,7 +293,15 @@ def changed_hands(a: HouseWay, b: HouseWay, rules: Rules) -> int:
 
 def changed_share(a: HouseWay, b: HouseWay, rules: Rules) -> float:
     """The share of all seven-card hands that ``a`` and ``b`` set to different strengths
-    (:func:`changed_hands` over C(53, 7))."""
+    (:func:`changed_hands` over C(53, 7)).
+
+    Parameters
+    ----------
+    a, b : HouseWay
+        The two ways.
+    rules : Rules
+        The rule options both set under.
+    """
     return changed_hands(a, b, rules) / HANDS
 
 
