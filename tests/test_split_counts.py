@@ -2,7 +2,8 @@
 shard of two chunks: the stored counts equal count_splits on the classes' hands (illegal
 splits -1); the run's results digest is a plain run's; evaluate() gives any strategy's
 figures exactly as analyze(player=...) does; price() prices a card from it as from a run of
-the card; and bad runs are one-line errors naming the file."""
+the card; the dealer-side counts (dealer_split_counts) are count_splits of the dealer; and bad
+runs are one-line errors naming the file."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 
 import asiapoker as ap
 from asiapoker import RunError
-from asiapoker.analysis import analyze, evaluate, load_split_counts
+from asiapoker.analysis import analyze, dealer_split_counts, evaluate, load_split_counts
 from asiapoker.card_search import generate
 from asiapoker.cli import main
 from asiapoker.pricing import price
@@ -167,3 +168,31 @@ def test_the_run_search_agrees_with_the_sample_search_on_the_same_hands(every):
             ok = np.isfinite(a)
             assert np.isfinite(b).sum() <= ok.sum()
             assert b[np.isfinite(b)].sum() == (a[ok] * w[sd.rows][ok]).sum(), (sd.name, p)
+
+
+def test_dealer_side_counts_are_count_splits_of_the_dealer(tmp_path):
+    """A shard of dealer-side counts: each stored count is ``count_splits(side="dealer")`` (the
+    per-row solver, not the grouped kernel), each chunk keeps the players' own setting, and
+    the run is refused where a player-side one is needed."""
+    out = tmp_path / "dealer"
+    counts = dealer_split_counts("equilibrium", shard=SHARD, out=out, workers=2,
+                                 progress=False)
+    assert counts.side == "dealer" and len(counts.missing) == len(counts.edges) - 3
+    assert "as the dealer's hand" in counts.describe()
+    way = ap.HouseWay.named("equilibrium")
+    hands = player_classes()[0]
+    rng = np.random.default_rng(5)
+    for lo, hi, data in counts.chunks():
+        rows = np.r_[lo:lo + 40, rng.integers(lo, hi, 60), hi - 1]
+        want = np.where(ap.legal_splits(hands[rows]),
+                        ap.count_splits(hands[rows], way, side="dealer"), -1)
+        np.testing.assert_array_equal(counts[rows], want)
+        np.testing.assert_array_equal(data["house_way"][rows - lo], way.splits(hands[rows]))
+    with pytest.raises(RunError, match="counts the dealer's hands"):
+        evaluate("equilibrium", out, partial=True)
+    with pytest.raises(RunError, match="counts the dealer's hands, not the player's"):
+        generate("equilibrium", run=out, partial=True)
+    again = dealer_split_counts("equilibrium", shard=SHARD, out=out, progress=False)
+    assert again.digest() == counts.digest()                    # resumed: nothing to do
+    with pytest.raises(RunError, match="holds a run with way='equilibrium'"):
+        dealer_split_counts("classic", shard=SHARD, out=out, progress=False)

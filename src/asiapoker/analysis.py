@@ -55,8 +55,8 @@ from .suit_classes import (
 )
 
 __all__ = ["COST_EDGES", "HAND_SHAPES", "Analysis", "Figures", "PlayerLike", "analyze",
-           "evaluate", "exact_house_edges", "hand_shapes", "load_split_counts", "solve_classes",
-           "way_cost"]
+           "dealer_split_counts", "evaluate", "exact_house_edges", "hand_shapes",
+           "load_split_counts", "solve_classes", "way_cost"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -626,6 +626,97 @@ def way_cost(way: WayLike, rules: Rules | None = None, *, workers: int | None = 
     return run.figures["house-way"].house_edge - run.figures["optimal"].house_edge
 
 
+@dataclass(frozen=True)
+class _DealerChunkWork:
+    """Counts one chunk of classes as dealer hands against players copying ``players``."""
+
+    players: HouseWay
+    rules: Rules
+    edges: tuple[int, ...]
+
+    def __call__(self, c: int) -> dict[str, npt.NDArray[Any]]:
+        hands = np.ascontiguousarray(player_classes()[0][self.edges[c]:self.edges[c + 1]])
+        wins = np.empty((len(hands), 105), dtype=np.int64)
+        run_kernel(_core.solve_groups_kernel, hands, "hands",
+                   dealer_model(self.players, self.rules), wins, 1)
+        out = pack_splits(hands, wins, self.rules)
+        out["house_way"] = house_way_splits(hands, self.players, self.rules).astype(np.int8)
+        return out
+
+
+def dealer_split_counts(players: WayLike, rules: Rules | None = None, *,
+                        out: str | os.PathLike[str], workers: int | None = None,
+                        shard: str | tuple[int, int] | None = None,
+                        progress: bool | None = None) -> SplitCounts:
+    """Every split of every class as the dealer's hand, exactly: for each of the 6,972,147
+    classes and each of its legal splits, how many of the C(46, 7) player hands that copy
+    ``players`` the dealer beats (the counts of the dealer's best response, rule 5.6 c, here
+    for every class rather than one representative of each of the 829,504 classes of a
+    way), kept in ``out`` like an every-split run (a killed run resumes; 2.5 to 4 minutes on
+    two cores, about 1.7 GB).  The dealer's exact best response to the players, the house
+    edge of any dealer way against them, and a dealer mix's are gathers over these counts.
+
+    Parameters
+    ----------
+    players : WayLike
+        The way the players copy (a house way: a name or a :class:`asiapoker.HouseWay`).
+    rules : Rules, optional
+        The rule options; default ``Rules()``.
+    out : path
+        The run directory.
+    workers : int, optional
+        Local threads (default: all cores).
+    shard : str or tuple of int, optional
+        ``"I/N"``: count every N-th chunk from the I-th only.
+    progress : bool, optional
+        A progress bar on stderr (default: when stderr is a terminal).
+
+    Returns
+    -------
+    SplitCounts
+        The counts (:attr:`SplitCounts.side` is ``"dealer"``; ``house_way`` in each chunk is
+        the players' own setting of the class's hand); partial after a shard.
+
+    Raises
+    ------
+    RunError
+        ``out`` holds another run or a foreign file, or ``shard`` is not ``I/N``.
+    HouseWayError
+        ``players`` is not a house way.
+    OptionError
+        ``workers`` is not a whole number >= 1.
+
+    Examples
+    --------
+    >>> dealer_split_counts("classic", out="runs/x", shard="5/1")
+    Traceback (most recent call last):
+    ...
+    asiapoker.errors.RunError: shard must be I/N with 0 <= I < N, got '5/1'
+    """
+    w, r = resolve_way(players), resolve(rules)
+    workers = workers_count(workers)
+    sh = parse_shard(shard)
+    edges = chunk_bounds(class_groups())
+    nchunks = len(edges) - 1
+    params = {"way": w.name, "way_digest": way_digest(w, r), "rules": r.to_dict(),
+              "side": "dealer", "classes": PLAYER_CLASSES, "chunks": nchunks,
+              "chunk_digest": digest([edges]), "every_split": True}
+    run = RunDir(out, params)
+    todo = [c for c in shard_chunks(nchunks, sh) if not run.done(c)]
+    work = _DealerChunkWork(w, r, tuple(int(e) for e in edges))
+    dealer_model(w, r)                                  # build the tables once, before threads
+    bar = chunk_bar(len(shard_chunks(nchunks, sh)), len(shard_chunks(nchunks, sh)) - len(todo),
+                    progress)
+    try:
+        for c, data in run_chunks(todo, work, workers):
+            run.save(c, data)
+            bar.update(1)
+    finally:
+        bar.close()
+        _core.release_group_tables()                    # the kernel's kept hashes
+    return SplitCounts(out, partial=sh is not None)
+
+
 def load_split_counts(run: str | os.PathLike[str], partial: bool = False) -> SplitCounts:
     """The count of dealer hands every split of every class beats, from a run made with
     ``analyze(..., every_split=True, out=run)``: an array-like of shape (6,972,147, 105),
@@ -689,6 +780,9 @@ def evaluate(player: PlayerLike | OptimalTable, run: str | os.PathLike[str], *,
         ``player`` raised or returned bad splits.
     """
     counts = SplitCounts(run, partial)
+    if counts.side != "player":
+        raise RunError(f"{str(run)!r} counts the dealer's hands (dealer_split_counts): "
+                       "evaluate prices a player from a player-side run")
     if isinstance(player, OptimalTable):
         label, strategy = f"table:{player.way}", player.best_splits
     else:

@@ -141,6 +141,14 @@ class SplitCounts:
         return str(self.params["way"])
 
     @property
+    def side(self) -> str:
+        """Whose hands the classes are: ``"player"`` (an every-split run of ``analyze``: the
+        dealer hands each split beats, the dealer setting by the way) or ``"dealer"``
+        (:func:`asiapoker.analysis.dealer_split_counts`: the player hands each split of the
+        dealer's hand beats, the players copying the way)."""
+        return str(self.params.get("side", "player"))
+
+    @property
     def way_digest(self) -> str:
         """The way's digest under the run's rules."""
         return str(self.params["way_digest"])
@@ -150,19 +158,24 @@ class SplitCounts:
         """The run's rule options."""
         return Rules(**self.params["rules"])
 
-    def require_way(self, way: HouseWay, rules: Rules) -> SplitCounts:
-        """This run, when it counts against ``way`` under ``rules`` (else a
+    def require_way(self, way: HouseWay, rules: Rules, side: str = "player") -> SplitCounts:
+        """This run, when it counts ``side``'s hands against ``way`` under ``rules`` (else a
         :class:`asiapoker.errors.RunError` naming the run and both ways)."""
         if self.way_digest != way_digest(way, rules) or self.rules.to_dict() != rules.to_dict():
             raise RunError(f"{str(self.path)!r} is an every-split run against house way "
                            f"{self.way} ({self.rules.describe()}), not {way.name} "
                            f"({rules.describe()})")
+        if self.side != side:
+            raise RunError(f"{str(self.path)!r} counts the {self.side}'s hands, not the "
+                           f"{side}'s")
         return self
 
     def describe(self) -> str:
         """What the counts are of."""
         have = len(self.edges) - 1 - len(self.missing)
-        return (f"every split of {PLAYER_CLASSES:,} classes against house way {self.way} "
+        return (f"every split of {PLAYER_CLASSES:,} classes"
+                + (" as the dealer's hand" if self.side == "dealer" else "")
+                + f" against house way {self.way} "
                 f"({self.rules.describe()}); {have} of {len(self.edges) - 1} chunks")
 
     def chunk(self, c: int) -> tuple[int, int, dict[str, npt.NDArray[Any]]]:
