@@ -281,3 +281,4 @@ def test_equilibrium_finds_a_cycle_and_a_fixed_point(three_ways, monkeypatch, tm
     assert steps[1]["changed_hands"] == changed_hands(a, b, Rules())
     assert steps[2]["changed_hands"] == 0
     assert all("cost" in s for s in steps)
+    assert (tmp_path / "eq.npz").is_file() and not (tmp_path / "eq-source.npz").exists()

@@ -2,7 +2,6 @@
 per-hand reading of the rules (tests/reference_rack.py), the shipped tables against what they
 are built from, suit symmetry, explanations, bad input."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,13 +10,13 @@ from asiapoker import HouseWay, HouseWayError, Rules, dealer_strengths, house_wa
 from asiapoker._compile import class_table
 from asiapoker._standard import STANDARD
 from asiapoker.cards import card_of
-from asiapoker.equilibrium import best_response_splits
+from asiapoker.equilibrium import best_response_splits, way_digest
 from asiapoker.house_way import card_table
 from asiapoker.rack import RackCard, Rule, apply_card
+from asiapoker.setting import legal_splits
+from asiapoker.solver import count_splits
 from tests import reference as ref
 from tests import reference_rack as rr
-
-DATA = Path(__file__).resolve().parents[1] / "src" / "asiapoker" / "data"
 
 # a hand-written card of three rules
 SMALL = RackCard("small", (
@@ -122,18 +121,35 @@ def test_shipped_standard_table_is_the_card_everywhere():
     assert (HouseWay.named("standard").table == card_table(STANDARD)).all()
 
 
-def test_shipped_equilibrium_is_the_best_response_to_its_source():
-    """The shipped equilibrium table is the dealer's best response to the iterate before it
-    (shipped beside it); recomputed here on a sample of classes."""
-    source = HouseWay.load(DATA / "equilibrium-source.npz")
-    shipped = HouseWay.named("equilibrium").table
+EQUILIBRIUM_MARGIN = 1000
+"""The margin the shipped equilibrium was made with (docs/house-ways.md gives the command)."""
+
+
+def test_shipped_equilibrium_is_its_own_best_response():
+    """The shipped equilibrium is a fixed point: its own best response with the margin it was
+    made with, recomputed on a sample of classes; the plain best response gains nowhere more
+    than that margin (counted by ``count_splits``, an independent path)."""
+    way = HouseWay.named("equilibrium")
     _, reps = class_table()
     idx = np.sort(np.random.default_rng(9).choice(len(reps), 60, replace=False))
-    got = best_response_splits(source, Rules(), "dealer", reps[idx])
-    assert (got == shipped[idx]).all()
+    got = best_response_splits(way, Rules(), "dealer", reps[idx], margin=EQUILIBRIUM_MARGIN)
+    assert (got == way.table[idx]).all()
+    counts = count_splits(reps[idx], way, Rules(), "dealer")
+    own = counts[np.arange(len(idx)), way.table[idx]]
+    best = np.where(legal_splits(reps[idx]), counts, -1).max(axis=1)
+    assert (best - own <= EQUILIBRIUM_MARGIN).all() and (best >= own).all()
 
 
-@pytest.mark.parametrize("name", ["standard", "equilibrium"])
+def test_earlier_equilibrium_loads_by_its_versioned_name():
+    """``equilibrium-v1`` (the way of the first builds) is still there, verified, and not the
+    shipped equilibrium."""
+    old = HouseWay.named("equilibrium-v1")
+    assert old.name == "equilibrium-v1"
+    assert way_digest(old, Rules()).startswith("146467e80a990681")
+    assert way_digest(HouseWay.named("equilibrium"), Rules()) != way_digest(old, Rules())
+
+
+@pytest.mark.parametrize("name", ["standard", "equilibrium", "equilibrium-v1"])
 def test_shipped_ways_are_suit_symmetric_and_legal(name, rng):
     way = HouseWay.named(name)
     hands = _mixed_hands(rng, 600)

@@ -6,7 +6,8 @@ the strategy cards' prices (docs/cards/*/pricing.json) into docs/results.md and 
     python tools/collect_analysis.py            # only the tables, from the shipped data
 
 Each RUNDIR is a finished run of ``asiapoker analyze --way WAY --out RUNDIR`` (default rules);
-SECONDS is the wall time the command took on this machine.  The tables are written between
+SECONDS is the wall time the command took on this machine.  Ways not given keep the figures
+the shipped data holds.  The tables are written between
 ``<!-- analysis:begin -->`` and ``<!-- analysis:end -->``; nothing there is edited by hand.
 """
 
@@ -38,7 +39,7 @@ def main(argv: list[str]) -> None:
 def collect(argv: list[str]) -> None:
     """Put the figures of finished runs (verified summaries) into the shipped data."""
     from asiapoker._runs import read_summary
-    runs = {}
+    runs = json.loads(DATA.read_text())["runs"]      # the ways not given keep their figures
     for arg in argv:
         way, _, rest = arg.partition("=")
         where, _, seconds = rest.rpartition(":")

@@ -1,51 +1,41 @@
-"""The table of built-in house ways in docs/results.md: exploitability, agreement with the
-equilibrium way, and the house edge of house way against house way.
+"""The table of built-in house ways in docs/results.md, exact over the whole game: the cost of
+copying the way (house-way play against optimal play), the share of hands it sets as the
+equilibrium way does, and the house edge of house way against house way and of optimal play
+against the way.
 
-    python tools/way_figures.py --hands 20000 --rounds 2000000
+    python tools/way_figures.py            (about 20 seconds)
 
-- exploitability: :func:`asiapoker.exploitability` on ``--hands`` random hands (seed 0);
-- agreement: the share of all C(53, 7) hands (weighted exactly by class) that the way sets to
-  the same strengths as the equilibrium way;
-- house edge: :func:`asiapoker.simulate`, house way against house way, ``--rounds`` rounds of
-  six seats (seed 1).
+The house edges are the shipped whole-game figures (``src/asiapoker/data/analysis.json``, made
+by ``tools/collect_analysis.py`` from whole runs); the agreement is
+:func:`asiapoker.equilibrium.changed_hands`, an exact count of the C(53, 7) hands.
 """
 
 from __future__ import annotations
 
-import argparse
+import json
 import sys
-import time
+from fractions import Fraction
+from pathlib import Path
 
-from asiapoker import HouseWay, exploitability, simulate
-from asiapoker.equilibrium import changed_share
+from asiapoker import HouseWay
+from asiapoker.equilibrium import HANDS, changed_hands
 from asiapoker.rules import Rules
 
-WAYS = ("standard", "equilibrium", "classic", "medium-first", "high-first")
+DATA = Path(__file__).resolve().parents[1] / "src" / "asiapoker" / "data" / "analysis.json"
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--hands", type=int, default=20_000)
-    ap.add_argument("--rounds", type=int, default=2_000_000)
-    args = ap.parse_args()
+    runs = json.loads(DATA.read_text())["runs"]
     eq = HouseWay.named("equilibrium")
-    print("| way | exploitability (95% CI) | sets like equilibrium | house edge, way vs way "
-          "(95% CI) | optimal play's edge |")
+    print("| way | cost of the way | sets like `equilibrium` | house edge, way against way "
+          "| house edge against optimal play |")
     print("|---|---|---|---|---|")
-    for name in WAYS:
-        t = time.time()
-        way = HouseWay.named(name)
-        e = exploitability(way, hands=args.hands, seed=0)
-        agree = 1 - changed_share(way, eq, Rules())
-        sim = simulate(args.rounds, seats=6, way=way, seed=1, progress=False)
-        lo, hi = e.gain.ci95
-        slo, shi = sim.confidence_interval
-        print(f"| `{name}` | {e.gain.mean:.2%} ({lo:.2%} to {hi:.2%}) | {agree:.1%} | "
-              f"{sim.house_edge:.2%} ({slo:.2%} to {shi:.2%}) | "
-              f"{e.house_edge_optimal.mean:+.2%} |", flush=True)
-        print(f"  ({name}: {time.time() - t:.0f} s)", file=sys.stderr)
-    print(f"\nexploitability and optimal play's edge from {args.hands:,} random hands (seed 0); "
-          f"house edge from {args.rounds:,} rounds x 6 seats (seed 1); a234=high, pays 1:1")
+    for name, r in runs.items():
+        hw = Fraction(r["house-way"]["house_edge_exact"])
+        opt = Fraction(r["optimal"]["house_edge_exact"])
+        same = HANDS - changed_hands(HouseWay.named(name), eq, Rules())
+        print(f"| `{name}`{' (default)' if name == 'standard' else ''} | {float(hw - opt):.4%} "
+              f"| {same / HANDS:.2%} ({same:,} hands) | {float(hw):+.4%} | {float(opt):+.4%} |")
     return 0
 
 

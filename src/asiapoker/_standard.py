@@ -1,7 +1,7 @@
 """The rack card of the built-in house way "standard" (see asiapoker.rack), derived
 by::
 
-    python tools/derive_rack.py --against equilibrium --hands 60000 \
+    python tools/derive_rack.py --against equilibrium-v1 --hands 60000 \
         --seed 11 --rules 40 --objective mixed --mix 0.5 \
         --min-gain 1e-05 --out src/asiapoker/_standard.py
 

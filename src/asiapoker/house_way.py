@@ -4,8 +4,10 @@ Built-in ways run in the compiled core:
 
 - ``"standard"`` (the default): a rack card of 40 plain rules (:mod:`asiapoker.rack`), shipped
   as a class table; ``explain`` names the rule that decided.
-- ``"equilibrium"``: the dealer's exact best response iterated from ``classic``
-  (:mod:`asiapoker.equilibrium`), shipped as a class table.
+- ``"equilibrium"``: a fixed point of the dealer's exact best response (rule 5.6 d,
+  :mod:`asiapoker.equilibrium`), shipped as a class table.
+- earlier versions of the shipped ways, kept loadable by their versioned names (saved runs
+  and cards name them): ``"equilibrium-v1"``.
 - ``"classic"``: pairs stay together, two pairs split high/medium, three pairs put the top
   pair medium, quads split 2 + 2, ... then the best medium hand.
 - priority ways: ``"medium-first"`` (medium, then low, then high), ``"high-first"`` (high,
@@ -23,7 +25,8 @@ Ties left after the priority (equal strengths in all three hands) go to the firs
 Traceback (most recent call last):
 ...
 asiapoker.errors.HouseWayError: unknown house way 'mystery' (built in: standard, equilibrium, \
-classic, medium-first, high-first, or an order such as 'low-medium-high')
+classic, medium-first, high-first, or an order such as 'low-medium-high'; earlier versions: \
+equilibrium-v1)
 """
 
 from __future__ import annotations
@@ -436,7 +439,8 @@ class HouseWay:
             return cls.priority(*order)
         raise HouseWayError(
             f"unknown house way {name!r} (built in: standard, equilibrium, classic, "
-            "medium-first, high-first, or an order such as 'low-medium-high')"
+            "medium-first, high-first, or an order such as 'low-medium-high'; earlier "
+            f"versions: {', '.join(EARLIER_WAYS)})"
         )
 
     @classmethod
@@ -648,12 +652,17 @@ DEFAULT_WAY = "standard"
 
 STORED_WAYS = {
     "standard": "the default: a rack card of 40 plain rules a dealer can follow (below), "
-                "derived from the equilibrium way: close to it and hard to exploit",
-    "equilibrium": "the dealer's exact best response, iterated from classic: each class of "
-                   "seven cards takes the setting that loses to the fewest player hands when "
-                   "the players copy the previous iterate",
+                "derived from equilibrium-v1: close to it and hard to exploit",
+    "equilibrium": "the dealer's exact best response (rule 5.6 d), iterated from "
+                   "equilibrium-v1",
+    "equilibrium-v1": "the equilibrium way of the first builds: the sixth iterate of the "
+                      "dealer's best response from classic, not a fixed point (1.45 % of hands "
+                      "still changed at its last step)",
 }
 """Ways shipped as class tables in the package: name -> what it is."""
+EARLIER_WAYS = ("equilibrium-v1",)
+"""Earlier versions of the shipped ways, loadable by these names (saved runs and cards name
+them); each is a file of the package, verified like the others."""
 _DATA = Path(__file__).with_name("data")
 _STORED: dict[str, HouseWay] = {}
 

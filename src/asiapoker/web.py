@@ -51,9 +51,8 @@ BUILTIN_WAYS = ("standard", "equilibrium", "classic", "medium-first", "high-firs
 """The built-in ways the page offers."""
 MAX_QUERY = 1024
 _WAY_TEXT = {"standard": "the default: a written rack card of 40 plain rules a dealer can "
-                         "follow, derived from the equilibrium way",
-             "equilibrium": "the dealer's exact best response, iterated from classic (six "
-                            "iterations)",
+                         "follow, derived from an earlier equilibrium way",
+             "equilibrium": "a fixed point of the dealer's exact best response to itself",
              "classic": "the classic way of the regulations' examples (rule 5.4)",
              "medium-first": "the legal setting with the best medium hand, then low, then high",
              "high-first": "the legal setting with the best high hand, then medium, then low"}
