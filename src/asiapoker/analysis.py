@@ -702,11 +702,11 @@ def dealer_split_counts(players: WayLike, rules: Rules | None = None, *,
               "side": "dealer", "classes": PLAYER_CLASSES, "chunks": nchunks,
               "chunk_digest": digest([edges]), "every_split": True}
     run = RunDir(out, params)
-    todo = [c for c in shard_chunks(nchunks, sh) if not run.done(c)]
+    mine = shard_chunks(nchunks, sh)
+    todo = [c for c in mine if not run.done(c)]
     work = _DealerChunkWork(w, r, tuple(int(e) for e in edges))
     dealer_model(w, r)                                  # build the tables once, before threads
-    bar = chunk_bar(len(shard_chunks(nchunks, sh)), len(shard_chunks(nchunks, sh)) - len(todo),
-                    progress)
+    bar = chunk_bar(len(mine), len(mine) - len(todo), progress)
     try:
         for c, data in run_chunks(todo, work, workers):
             run.save(c, data)
