@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from asiapoker import _core, house_way_splits, simulate, solve
 from asiapoker._runs import RunError, chunk_bounds
 from asiapoker.analysis import HAND_SHAPES, Analysis, analyze
-from asiapoker.cards import parse_cards, to_ids
+from asiapoker.cards import Card, parse_cards, to_ids
 from asiapoker.cli import main
 from asiapoker.errors import MissingExtraError
 from asiapoker.house_way import resolve_way
@@ -304,6 +304,36 @@ def test_shard_totals_by_a_plain_sum(shard_run):
     assert not a.complete
 
 
+def test_the_costliest_classes_by_a_plain_scan(shard_run):
+    """The run lists the classes where copying the way (and the strategy) gives up most: a
+    plain scan of the chunk files, each loss checked by solve on the hand."""
+    a, out = shard_run
+    hands, weights = player_classes()
+    edges = chunk_bounds(class_groups())
+    losses = {"house-way": [], "strategy": []}
+    for path in _chunks(out):
+        c = int(path.stem)
+        with np.load(path) as z:
+            for i in range(len(z["best_wins"])):
+                for p, col in (("house-way", "house_way_wins"), ("strategy", "player_wins")):
+                    losses[p].append((int(z["best_wins"][i]) - int(z[col][i]),
+                                      int(edges[c]) + i))
+    for p, found in losses.items():
+        want = sorted(found, key=lambda t: (-t[0], t[1]))[:10]
+        got = a.meta["costliest"][p]
+        assert [(Fraction(g["loss"]), g["class"]) for g in got] == [
+            (Fraction(2 * d, DEALER_HANDS), k) for d, k in want]
+        top = got[0]
+        hand = [int(x) for x in hands[top["class"]]]
+        sol = solve(hand, "standard")
+        setter = "standard" if p == "house-way" else "classic"
+        mine = next(r for r in sol.settings
+                    if r.index == int(house_way_splits([hand], setter)[0]))
+        assert Fraction(2 * (sol.best.wins - mine.wins), DEALER_HANDS) == Fraction(top["loss"])
+        assert top["hands"] == weights[top["class"]]
+        assert top["hand"] == " ".join(str(Card(x)) for x in hand)
+
+
 _GROUP_NAMES = {(1,) * 7: "no pair", (2, 1, 1, 1, 1, 1): "one pair", (2, 2, 1, 1, 1): "two pairs",
                 (2, 2, 2, 1): "three pairs", (3, 1, 1, 1, 1): "trips",
                 (3, 2, 1, 1): "trips and a pair", (3, 2, 2): "trips and two pairs",
@@ -420,6 +450,7 @@ def test_report_of_a_shard(shard_run, tmp_path):
     assert main(["report", str(summary), "--out", str(tmp_path / "r.html")]) == 0
     page = (tmp_path / "r.html").read_text()
     assert "house way standard" in page and page.count("data:image/png;base64,") == 3
+    assert "The costliest hands" in page
     for stem in ("ev-histogram", "house-edge-by-shape", "house-way-cost-by-shape"):
         assert (tmp_path / f"{stem}.png").stat().st_size > 5000
         assert (tmp_path / f"{stem}.svg").exists()

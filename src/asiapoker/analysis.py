@@ -36,6 +36,7 @@ from ._runs import (
     write_summary,
 )
 from ._validate import MAX_HANDS, as_card_array, run_kernel, whole_number, workers_count
+from .cards import card_of
 from .equilibrium import way_digest
 from .errors import HouseWayError, OptionError, RunError, StrategyError, require_extra
 from .house_way import DEFAULT_WAY, HouseWay, WayLike, house_way_splits, resolve_way
@@ -79,6 +80,8 @@ COST_EDGES = (Fraction(0), Fraction(5, 1000), Fraction(1, 100), Fraction(25, 100
               Fraction(5, 100), Fraction(1, 10), Fraction(1, 4), Fraction(1, 2), Fraction(1))
 """Edges of the house way's cost histogram, in probability of winning given up."""
 EV_BINS = 20
+COSTLIEST = 10
+"""The classes a whole run lists where copying the way (or the strategy) gives up most."""
 
 
 def hand_shapes(hands: Any, rules: Rules | None = None) -> npt.NDArray[np.int8]:
@@ -577,17 +580,29 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
     sha = hashlib.sha256()
     split_sha = hashlib.sha256()
     ties = 0
+    costly: dict[str, list[tuple[int, int]]] = {p: [] for p in players if p != "optimal"}
     for c in cover:
         data = held[c] if run is None else run.load(c)
         for key in SPLIT_KEYS if every_split else ():
             split_sha.update(little_endian(data[key]))
         lo, hi = edges[c], edges[c + 1]
         totals.add(data, weights[lo:hi], data["shape"], hands[lo:hi, 6] == 52)
+        for p, top in costly.items():
+            lost = data["best_wins"] - data[f"{_COL[p]}_wins"]
+            top += [(int(lost[k]), int(lo + k)) for k in np.argsort(-lost, kind="stable")[
+                :COSTLIEST]]
+            top.sort(key=lambda t: (-t[0], t[1]))
+            del top[COSTLIEST:]
         ties += int(np.count_nonzero(data["best_ties"]))
         for key in sorted(data):
             if key not in _UNHASHED:
                 sha.update(key.encode() + little_endian(data[key]))
     meta["results_sha256"] = sha.hexdigest()
+    meta["costliest"] = {p: [{"hand": " ".join(str(card_of(int(x))) for x in hands[k]),
+                              "class": k, "hands": int(weights[k]),
+                              "loss": str(Fraction(lost * (pays + 1), DEALER_HANDS)),
+                              "loss_float": float(Fraction(lost * (pays + 1), DEALER_HANDS))}
+                             for lost, k in top] for p, top in costly.items()}
     meta["classes_with_ties"] = ties        # best settings of unequal strengths (best_ties)
     if every_split:
         meta["split_counts_sha256"] = split_sha.hexdigest()   # SplitCounts.digest()

@@ -165,6 +165,19 @@ def bonus_section() -> str:
     return "".join(parts)
 
 
+def _costliest(data: dict[str, Any]) -> list[str]:
+    """The costliest classes' table, when the run lists them (runs of this version do)."""
+    costly = data.get("costliest", {}).get("house-way")
+    if not costly:
+        return []
+    rows = [[html.escape(c["hand"]), f"{c['hands']:,}", f"{c['loss_float']:.4f}",
+             html.escape(c["loss"])] for c in costly]
+    return ["<h2>The costliest hands</h2>",
+            "<p class=note>The classes of hands (up to suit renaming) where copying the house "
+            "way gives up the most against the best setting, per unit wagered.</p>",
+            _table(["hand", "hands in the class", "ev given up", "exact"], rows)]
+
+
 def _write(data: dict[str, Any], where: Path, page_name: str) -> dict[str, bytes]:
     """The page and its figures, by file name, the page last."""
     import matplotlib.pyplot as plt
@@ -229,6 +242,7 @@ def _write(data: dict[str, Any], where: Path, page_name: str) -> dict[str, bytes
         "up against the best setting.</p>",
         _table(["P(win) given up"] + [_LABEL[p] for p in players if p in data["cost_hist"]],
                cost_rows),
+        *_costliest(data),
     ]
     files: dict[str, bytes] = {}
     parts.append(bonus_section())
