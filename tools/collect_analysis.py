@@ -24,6 +24,8 @@ CARD_DIRS = ("standard", "standard-40", "equilibrium", "equilibrium-40", "classi
              "medium-first", "high-first")
 """The shipped cards' folders under docs/cards, in the order the tables list them."""
 BEGIN, END = "<!-- analysis:begin -->", "<!-- analysis:end -->"
+COSTLIEST = 3
+"""The costliest classes of each way the shipped data and docs/results.md keep."""
 
 
 def main(argv: list[str]) -> None:
@@ -54,6 +56,7 @@ def collect(argv: list[str]) -> None:
             **{p: {k: s["figures"][p][k] for k in ("hands", "wins", "p_win", "house_edge",
                                                    "house_edge_exact", "sd")}
                for p in ("optimal", "house-way")},
+            "costliest": s["costliest"]["house-way"][:COSTLIEST],
         }
         for p in ("optimal", "house-way"):         # the fraction is the integers' quotient
             f = runs[way][p]
@@ -105,7 +108,51 @@ def tables() -> dict[Path, str]:
             i, j = text.index(b), text.index(e)
             body = "\n".join(c.replace("](", "](" + prefix, 1) for c in cards)
             pages[doc] = text[:i + len(b)] + "\n" + body + "\n" + text[j:]
+    doc = ROOT / "docs" / "results.md"
+    rows = ["| way | hand (a class up to suit renaming) | hands in it | given up by copying the "
+            "way |", "|---|---|---|---|"]
+    for way, r in runs.items():
+        for c in r.get("costliest", []):
+            rows.append(f"| `{way}` | `{c['hand']}` | {c['hands']} | {c['loss_float']:.4f} |")
+    b, e = "<!-- costliest:begin -->", "<!-- costliest:end -->"
+    i, j = pages[doc].index(b), pages[doc].index(e)
+    pages[doc] = pages[doc][:i + len(b)] + "\n" + "\n".join(rows) + "\n" + pages[doc][j:]
+    b, e = "<!-- game-value:begin -->", "<!-- game-value:end -->"
+    i, j = pages[doc].index(b), pages[doc].index(e)
+    pages[doc] = pages[doc][:i + len(b)] + "\n" + game_value_tables(runs) + "\n" + pages[doc][j:]
     return pages
+
+
+def _mix(n: int, side: str) -> str:
+    return f"one {side} way" if n == 1 else f"a mix of {n} {side} ways"
+
+
+def game_value_tables(runs: dict[str, dict[str, object]]) -> str:
+    """The bounds on the value of the game, step by step, and each way's distance below it,
+    from the shipped game-value file."""
+    from asiapoker.game_value import load_game_value
+    gv = load_game_value()
+    lines = ["| bound | house edge | made from |", "|---|---|---|",
+             f"| lower | {float(gv.lower):+.5%} | step {gv.lower_step}: "
+             f"{_mix(len(gv.dealer_mix), 'dealer')} against the player's best response |",
+             f"| upper | {float(gv.upper):+.5%} | step {gv.upper_step}: the dealer's best "
+             f"response to {_mix(len(gv.player_mix), 'player')} |",
+             f"| gap | {float(gv.gap):.5%} | |", "",
+             "| step | pools (dealer x player) | lower | upper | gap | the pools' own game |",
+             "|---|---|---|---|---|---|"]
+    for b in gv.steps:
+        lines.append(f"| {b.step} | {len(b.dealer_mix)} x {len(b.player_mix)} | "
+                     f"{float(b.lower):+.5%} | {float(b.upper):+.5%} | {float(b.gap):.5%} | "
+                     f"{float(b.restricted):+.5%} |")
+    lines += ["", "| way | house edge against optimal play | below the value by |",
+              "|---|---|---|"]
+    for way in ("equilibrium", "standard", "classic", "medium-first", "high-first"):
+        he = Fraction(runs[way]["optimal"]["house_edge_exact"])  # type: ignore[index]
+        lo, hi = gv.below_value(he)
+        lines.append(f"| `{way}` | {float(he):+.4%} | {float(lo):.4%} to {float(hi):.4%} |")
+    lines.append(f"\n(`{gv.sha256[:16]}`: the shipped file's sha256, `asiapoker game-value` "
+                 f"prints it all)")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

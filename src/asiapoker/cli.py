@@ -475,6 +475,63 @@ def cmd_equilibrium(args: argparse.Namespace) -> None:
     print(f"{status}\nwritten to {args.out} (and its source to {source}); sha256 {digest}")
 
 
+def _mix_words(n: int, side: str) -> str:
+    return f"one {side} way" if n == 1 else f"a mix of {n} {side} ways"
+
+
+def cmd_game_value(args: argparse.Namespace) -> None:
+    """``asiapoker game-value``: the bounds on the value of the game (shipped, or made)."""
+    from .analysis import exact_house_edges
+    from .game_value import double_oracle, load_game_value, save_game_value
+    rules = _rules(args)
+    if args.solve:
+        _out_dir(args.solve, "--solve")
+        _out_file(args.out, "--out")
+        double_oracle(args.solve, rules=rules, steps=args.steps, workers=args.workers,
+                      quiet=args.quiet)
+        if args.out:
+            sha = save_game_value(args.solve, args.out, args.workers)
+            print(f"written to {args.out}; sha256 {sha}")
+    elif args.out:
+        raise UsageError("--out writes what --solve made: give --solve DIR too")
+    gv = load_game_value(args.out if args.solve and args.out else args.file)
+    if gv.rules.to_dict() != rules.to_dict() and not args.solve:
+        raise OptionError(f"the game value on file is for {gv.rules.describe()}, not "
+                          f"{rules.describe()}: make it with --solve DIR")
+    ways = {}
+    for name in ("standard", "equilibrium", "classic", "medium-first", "high-first"):
+        he = exact_house_edges(name)["optimal"]
+        ways[name] = (he, gv.below_value(he))
+    if args.json:
+        _emit(args, {
+            "rules": gv.rules.to_dict(), "lower": str(gv.lower), "upper": str(gv.upper),
+            "gap": str(gv.gap), "lower_float": float(gv.lower), "upper_float": float(gv.upper),
+            "gap_float": float(gv.gap), "sha256": gv.sha256,
+            "steps": [b.to_dict() for b in gv.steps],
+            "dealer_mix": [{"way": w.name, "weight": k} for w, k in gv.dealer_mix],
+            "player_mix": [{"way": w.name, "weight": k} for w, k in gv.player_mix],
+            "ways": {n: {"optimal": str(he), "below_value": [str(lo), str(hi)]}
+                     for n, (he, (lo, hi)) in ways.items()}}, "")
+        return
+    print(f"The value of the game ({gv.rules.describe()}): the highest house edge a dealer "
+          f"strategy holds against a player who sets every hand optimally")
+    print(f"  lower bound  {float(gv.lower):.6%}  (exact: {gv.lower})")
+    print(f"               step {gv.lower_step}: {_mix_words(len(gv.dealer_mix), 'dealer')} "
+          f"against the player's exact best response")
+    print(f"  upper bound  {float(gv.upper):.6%}  (exact: {gv.upper})")
+    print(f"               step {gv.upper_step}: the dealer's exact best response to "
+          f"{_mix_words(len(gv.player_mix), 'player')}")
+    print(f"  gap          {float(gv.gap):.6%} of a wager, after {len(gv.steps)} "
+          f"double-oracle steps")
+    print("step      lower      upper        gap")
+    for b in gv.steps:
+        print(f"{b.step:4d}  {float(b.lower):9.5%}  {float(b.upper):9.5%}  {float(b.gap):9.5%}")
+    print("house way      against perfect play   below the value by")
+    for n, (he, (lo, hi)) in ways.items():
+        print(f"{n:14s} {float(he):10.4%}             {float(lo):.4%} to {float(hi):.4%}")
+    print(f"(file sha256 {gv.sha256[:16]}...)")
+
+
 def _player(spec: str) -> Any:
     """--player: optimal, house-way, a way's name or .npz, or FILE.py:FUNC / module:FUNC (a
     HouseWay object or a batch strategy: n x 7 hands -> n split indices)."""
@@ -816,6 +873,18 @@ def _way_commands(sub: Any, common: _Common) -> None:
     s.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_equilibrium)
+    s = sub.add_parser("game-value", parents=common.both,
+                       help="bounds on the value of the game: the best house edge against "
+                       "perfect play")
+    s.add_argument("--file", default=None,
+                   help="a game-value file to read (default: the one shipped)")
+    s.add_argument("--solve", default=None, metavar="DIR",
+                   help="run double oracle in DIR (resumes; 1.7 GB a way) to --steps steps")
+    s.add_argument("--steps", type=int, default=10, help="steps to make with --solve")
+    s.add_argument("--out", default=None, help="with --solve: write its last step here (.npz)")
+    s.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
+    s.add_argument("--quiet", action="store_true", help="no progress lines")
+    s.set_defaults(func=cmd_game_value)
 
 
 def _run_commands(sub: Any, common: _Common) -> None:

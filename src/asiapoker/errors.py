@@ -9,6 +9,7 @@ __all__ = [
     "DuplicateCardError",
     "FileError",
     "FileWriteError",
+    "GameValueError",
     "HandSizeError",
     "HouseWayError",
     "IllegalSettingError",
@@ -94,6 +95,11 @@ class FileWriteError(FileError):
 
 class RunError(AsiaPokerError):
     """A run directory that does not fit the call (other parameters, a foreign file)."""
+
+
+class GameValueError(AsiaPokerError):
+    """A mix, a payoff matrix or a game-value run that does not fit (weights that do not sum
+    to their denominator, runs of different sides, a run folder of other rules)."""
 
 
 class OptimalTableError(AsiaPokerError):
