@@ -227,9 +227,11 @@ def test_the_cli_prints_the_shipped_bounds(shipped, capsys):
 
 @pytest.mark.parametrize("argv, match", [
     (["game-value", "--a234", "low"], "is for --a234 high"),
-    (["game-value", "--out", "x.npz"], "--out writes what --solve made"),
+    (["game-value", "--out", "x.npz"], "--solve DIR and --out FILE go together"),
+    (["game-value", "--solve", "runs-gv"], "--solve DIR and --out FILE go together"),
     (["game-value", "--file", "nope.npz"], "cannot read the game value"),
-    (["game-value", "--solve", "runs-gv", "--steps", "0"], "steps must be 1 to 10000"),
+    (["game-value", "--solve", "runs-gv", "--out", "gv.npz", "--steps", "0"],
+     "steps must be 1 to 10000"),
 ])
 def test_cli_errors_are_one_line(argv, match, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

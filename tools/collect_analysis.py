@@ -123,10 +123,6 @@ def tables() -> dict[Path, str]:
     return pages
 
 
-def _mix(n: int, side: str) -> str:
-    return f"one {side} way" if n == 1 else f"a mix of {n} {side} ways"
-
-
 def game_value_tables(runs: dict[str, dict[str, object]]) -> str:
     """The bounds on the value of the game, step by step, and each way's distance below it,
     from the shipped game-value file."""
@@ -134,9 +130,9 @@ def game_value_tables(runs: dict[str, dict[str, object]]) -> str:
     gv = load_game_value()
     lines = ["| bound | house edge | made from |", "|---|---|---|",
              f"| lower | {float(gv.lower):+.5%} | step {gv.lower_step}: "
-             f"{_mix(len(gv.dealer_mix), 'dealer')} against the player's best response |",
+             f"{gv.mix_text('dealer')} against the player's best response |",
              f"| upper | {float(gv.upper):+.5%} | step {gv.upper_step}: the dealer's best "
-             f"response to {_mix(len(gv.player_mix), 'player')} |",
+             f"response to {gv.mix_text('player')} |",
              f"| gap | {float(gv.gap):.5%} | |", "",
              "| step | pools (dealer x player) | lower | upper | gap | the pools' own game |",
              "|---|---|---|---|---|---|"]

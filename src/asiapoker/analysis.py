@@ -598,10 +598,8 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
             if key not in _UNHASHED:
                 sha.update(key.encode() + little_endian(data[key]))
     meta["results_sha256"] = sha.hexdigest()
-    meta["costliest"] = {p: [{"hand": " ".join(str(card_of(int(x))) for x in hands[k]),
-                              "class": k, "hands": int(weights[k]),
-                              "loss": str(Fraction(lost * (pays + 1), DEALER_HANDS)),
-                              "loss_float": float(Fraction(lost * (pays + 1), DEALER_HANDS))}
+    meta["costliest"] = {p: [_costly_class(hands[k], k, int(weights[k]),
+                                           Fraction(lost * (pays + 1), DEALER_HANDS))
                              for lost, k in top] for p, top in costly.items()}
     meta["classes_with_ties"] = ties        # best settings of unequal strengths (best_ties)
     if every_split:
@@ -618,6 +616,13 @@ def analyze(way: WayLike = DEFAULT_WAY, rules: Rules | None = None,
                            if k in ("way", "way_digest", "rules", "player")}, r.pays,
                           HAND_SHAPES)
     return result
+
+
+def _costly_class(hand: npt.NDArray[Any], k: int, hands: int,
+                  loss: Fraction) -> dict[str, Any]:
+    """One entry of a run's ``costliest``: class ``k``'s hand, its hands and its loss."""
+    return {"hand": " ".join(str(card_of(int(x))) for x in hand), "class": k, "hands": hands,
+            "loss": str(loss), "loss_float": float(loss)}
 
 
 def way_cost(way: WayLike, rules: Rules | None = None, *, workers: int | None = None,

@@ -475,26 +475,22 @@ def cmd_equilibrium(args: argparse.Namespace) -> None:
     print(f"{status}\nwritten to {args.out} (and its source to {source}); sha256 {digest}")
 
 
-def _mix_words(n: int, side: str) -> str:
-    return f"one {side} way" if n == 1 else f"a mix of {n} {side} ways"
-
-
 def cmd_game_value(args: argparse.Namespace) -> None:
     """``asiapoker game-value``: the bounds on the value of the game (shipped, or made)."""
     from .analysis import exact_house_edges
     from .game_value import double_oracle, load_game_value, save_game_value
     rules = _rules(args)
+    if bool(args.solve) != bool(args.out):
+        raise UsageError("--solve DIR and --out FILE go together: the run, and the file of "
+                         "its best bounds")
     if args.solve:
         _out_dir(args.solve, "--solve")
         _out_file(args.out, "--out")
         double_oracle(args.solve, rules=rules, steps=args.steps, workers=args.workers,
                       quiet=args.quiet)
-        if args.out:
-            sha = save_game_value(args.solve, args.out, args.workers)
-            print(f"written to {args.out}; sha256 {sha}")
-    elif args.out:
-        raise UsageError("--out writes what --solve made: give --solve DIR too")
-    gv = load_game_value(args.out if args.solve and args.out else args.file)
+        sha = save_game_value(args.solve, args.out, args.workers)
+        print(f"written to {args.out}; sha256 {sha}")
+    gv = load_game_value(args.out or args.file)
     if gv.rules.to_dict() != rules.to_dict() and not args.solve:
         raise OptionError(f"the game value on file is for {gv.rules.describe()}, not "
                           f"{rules.describe()}: make it with --solve DIR")
@@ -516,11 +512,11 @@ def cmd_game_value(args: argparse.Namespace) -> None:
     print(f"The value of the game ({gv.rules.describe()}): the highest house edge a dealer "
           f"strategy holds against a player who sets every hand optimally")
     print(f"  lower bound  {float(gv.lower):.6%}  (exact: {gv.lower})")
-    print(f"               step {gv.lower_step}: {_mix_words(len(gv.dealer_mix), 'dealer')} "
+    print(f"               step {gv.lower_step}: {gv.mix_text('dealer')} "
           f"against the player's exact best response")
     print(f"  upper bound  {float(gv.upper):.6%}  (exact: {gv.upper})")
     print(f"               step {gv.upper_step}: the dealer's exact best response to "
-          f"{_mix_words(len(gv.player_mix), 'player')}")
+          f"{gv.mix_text('player')}")
     print(f"  gap          {float(gv.gap):.6%} of a wager, after {len(gv.steps)} "
           f"double-oracle steps")
     print("step      lower      upper        gap")
@@ -881,7 +877,8 @@ def _way_commands(sub: Any, common: _Common) -> None:
     s.add_argument("--solve", default=None, metavar="DIR",
                    help="run double oracle in DIR (resumes; 1.7 GB a way) to --steps steps")
     s.add_argument("--steps", type=int, default=10, help="steps to make with --solve")
-    s.add_argument("--out", default=None, help="with --solve: write its last step here (.npz)")
+    s.add_argument("--out", default=None,
+                   help="with --solve: write its best bounds and their mixes here (.npz)")
     s.add_argument("--workers", type=int, default=None, help="threads (default: all cores)")
     s.add_argument("--quiet", action="store_true", help="no progress lines")
     s.set_defaults(func=cmd_game_value)

@@ -403,6 +403,19 @@ class Bounds:
         """upper - lower: how far the value can still be from either bound."""
         return self.upper - self.lower
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Bounds:
+        """The bounds :meth:`to_dict` wrote (the exact fractions; the floats are not read).
+
+        Parameters
+        ----------
+        d : dict
+            What :meth:`to_dict` gave.
+        """
+        return cls(int(d["step"]), Fraction(d["lower"]), Fraction(d["upper"]),
+                   Fraction(d["restricted"]), tuple(int(k) for k in d["dealer_mix"]),
+                   tuple(int(k) for k in d["player_mix"]))
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: every figure as an exact fraction string and as a float."""
         d: dict[str, Any] = {"step": self.step}
@@ -559,9 +572,7 @@ def double_oracle(out: str | os.PathLike[str], dealer_start: WayLike = "equilibr
                                        workers=nw, progress=False))
     done: list[Bounds] = []
     for s in log["steps"]:
-        done.append(Bounds(s["step"], Fraction(s["lower"]), Fraction(s["upper"]),
-                           Fraction(s["restricted"]), tuple(s["dealer_mix"]),
-                           tuple(s["player_mix"])))
+        done.append(Bounds.from_dict(s))
     while len(done) < steps:
         step = len(done)
         nd, npl = len(pools["dealer"]), len(pools["player"])
@@ -605,10 +616,10 @@ def double_oracle(out: str | os.PathLike[str], dealer_start: WayLike = "equilibr
 GAME_VALUE_KIND = "game-value"
 """The kind of file :func:`save_game_value` writes (see :mod:`asiapoker._files`)."""
 SHIPPED = Path(__file__).with_name("data") / "game-value.npz"
-"""The bounds shipped with the package (made by ``tools/build_game_value.sh``)."""
-COMMAND = ("asiapoker game-value --solve runs/game-value --steps N --out "
+"""The bounds shipped with the package (made by :data:`COMMAND`)."""
+COMMAND = ("asiapoker game-value --solve runs/game-value --steps {steps} --out "
            "src/asiapoker/data/game-value.npz")
-"""The command that makes the shipped file (docs/results.md gives N)."""
+"""The command that makes a file of ``steps`` steps (the file records its own)."""
 
 
 @dataclass(frozen=True)
@@ -651,6 +662,12 @@ class GameValue:
     def gap(self) -> Fraction:
         """upper - lower."""
         return self.upper - self.lower
+
+    def mix_text(self, side: str) -> str:
+        """``"one dealer way"`` or ``"a mix of 3 dealer ways"``: the mix of ``side``
+        (``"dealer"`` or ``"player"``) in words."""
+        n = len(self.dealer_mix if side == "dealer" else self.player_mix)
+        return f"one {side} way" if n == 1 else f"a mix of {n} {side} ways"
 
     def below_value(self, house_edge: Fraction) -> tuple[Fraction, Fraction]:
         """``(least, most)``: how far the value lies above a strategy's ``house_edge``
@@ -750,7 +767,8 @@ def save_game_value(run: str | os.PathLike[str], path: str | os.PathLike[str],
         raise GameValueError(f"{str(root)!r}: the recomputed bounds differ from the log's")
     identity = {
         "rules": r.to_dict(), "class_keys_sha256": keys_digest(),
-        "denominator": MIX_DENOMINATOR, "command": COMMAND, "steps": steps,
+        "denominator": MIX_DENOMINATOR, "command": COMMAND.format(steps=len(steps)),
+        "steps": steps,
         "lower_step": best["dealer"]["step"], "upper_step": best["player"]["step"],
         **{f"{side}_ways": [{"name": w.name, "description": w.description, "weight": wt}
                             for w, wt in zip(parts[side][1], parts[side][2], strict=True)]
@@ -808,9 +826,7 @@ def load_game_value(path: str | os.PathLike[str] | None = None) -> GameValue:
             mixes[side] = tuple(
                 (HouseWay.from_table(t, str(e["name"]), str(e["description"])),
                  int(e["weight"])) for t, e in zip(tables, listed, strict=True))
-        steps = tuple(Bounds(int(s["step"]), Fraction(s["lower"]), Fraction(s["upper"]),
-                             Fraction(s["restricted"]), tuple(s["dealer_mix"]),
-                             tuple(s["player_mix"])) for s in info["steps"])
+        steps = tuple(Bounds.from_dict(s) for s in info["steps"])
         gv = GameValue(rules, steps, int(info["lower_step"]), int(info["upper_step"]),
                        mixes["dealer"], mixes["player"],
                        tuple(int(v) for v in info["lower_chunks"]),
