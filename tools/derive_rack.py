@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 from asiapoker import HouseWay
-from asiapoker.card_search import search
+from asiapoker.card_search import METHODS, generate, search
 from asiapoker.equilibrium import best_response_splits
 from asiapoker.rack import RackCard, hand_facts
 from asiapoker.rules import Rules
@@ -56,12 +56,32 @@ def main() -> int:
     ap.add_argument("--br", action="store_true",
                     help="fit the dealer's best response to the way (on the sample) instead "
                          "of the way itself")
+    ap.add_argument("--run", metavar="RUNDIR",
+                    help="search on every hand of this every-split run of --against "
+                         "(asiapoker analyze --every-split) with the player's objective: "
+                         "each step exact over the whole game (--hands, --seed, --mix, "
+                         "--objective, --br and --min-gain are not used)")
+    ap.add_argument("--method", choices=METHODS, default="greedy",
+                    help="greedy: add the exception that saves most, one at a time; tree: "
+                         "grow each shape's rules as a tree of conditions")
+    ap.add_argument("--fallback", default="best MLH",
+                    help="how hands no rule fits are set (a priority placement)")
     ap.add_argument("--out")
     ap.add_argument("--name", default="standard")
     args = ap.parse_args()
     t0 = time.time()
     way = (HouseWay.load(args.against) if args.against.endswith(".npz")
            else HouseWay.named(args.against))
+    if args.run:
+        made = generate(way, run=args.run, max_rules=args.rules, top=args.top,
+                        fallback=args.fallback, method=args.method, name=args.name)
+        command = (f"python tools/derive_rack.py --against {args.against} --run RUNDIR "
+                   f"--rules {args.rules} --top {args.top} --method {args.method} \\\n"
+                   f"        --fallback '{args.fallback}' --out src/asiapoker/_standard.py")
+        return write(args, made.card, list(made.log), command,
+                     f"searched in {time.time() - t0:.0f} s; it loses "
+                     f"{made.steps[-1].cost / made.house_way_cost:.4f} times what the "
+                     f"run's way loses")
     rows = random_hands(args.hands, args.seed).astype(np.int64)
     counts = np.zeros((len(rows), 105), dtype=np.int64)
     if args.objective == "agree":
@@ -84,16 +104,24 @@ def main() -> int:
     log: list[str] = []
     rules = search(f, counts, args.rules, top=args.top, min_gain=args.min_gain,
                    target=target if args.objective in ("agree", "mixed") else None,
-                   mix=args.mix, log=log)
+                   mix=args.mix, log=log, method=args.method)
+    command = (f"python tools/derive_rack.py --against {args.against} --hands {args.hands} "
+               f"\\\n        --seed {args.seed} --rules {args.rules} --objective "
+               f"{args.objective} --mix {args.mix} \\\n        --min-gain {args.min_gain} "
+               "--out src/asiapoker/_standard.py")
+    return write(args, RackCard(args.name, tuple(rules)), log, command, "")
+
+
+def write(args: argparse.Namespace, card: RackCard, log: list[str], command: str,
+          summary: str) -> int:
+    """Print the search's log and write the card as Python source (to --out, or stdout)."""
     for line in log:
         print(line, file=sys.stderr)
-    card = RackCard(args.name, tuple(rules))
+    if summary:
+        print(summary, file=sys.stderr)
+    rules = card.rules
     src = ['"""The rack card of the built-in house way "standard" (see asiapoker.rack), derived',
-           "by::", "",
-           f"    python tools/derive_rack.py --against {args.against} --hands {args.hands} \\",
-           f"        --seed {args.seed} --rules {args.rules} --objective {args.objective} "
-           f"--mix {args.mix} \\",
-           f"        --min-gain {args.min_gain} --out src/asiapoker/_standard.py", "",
+           "by::", "", f"    {command}", "",
            "See docs/house-ways.md for the rules in words.", '"""', "",
            "from .rack import RackCard, Rule", "", "STANDARD = RackCard(", f"    {args.name!r},",
            "    ("]
@@ -104,7 +132,8 @@ def main() -> int:
             src.append(f"             {r.conditions!r}),")
         else:
             src.append(line)
-    src += ["    ),", ")", ""]
+    src += ["    ),"] + ([] if card.fallback == "best MLH" else [f"    {card.fallback!r},"])
+    src += [")", ""]
     text = "\n".join(src)
     if args.out:
         with open(args.out, "w") as fh:

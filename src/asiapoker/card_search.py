@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._validate import MAX_HANDS, whole_number, workers_count
-from .errors import HouseWayError, RunError
+from .errors import HouseWayError, OptionError, RunError
 from .house_way import DEFAULT_WAY, WayLike, resolve_way
 from .rack import (
     COUNTS,
@@ -46,7 +46,7 @@ from .solver import DEALER_HANDS, solve_many
 from .split_counts import SplitCounts
 from .suit_classes import player_classes
 
-__all__ = ["Generated", "generate", "search"]
+__all__ = ["METHODS", "Generated", "generate", "search", "tree"]
 
 # ---------------------------------------------------------------------------------------------
 # the greedy search (shared with tools/derive_rack.py, which fits house ways with it)
@@ -295,7 +295,7 @@ def search(f: HandFacts, counts: npt.NDArray[np.int64], max_rules: int, *, top: 
            fallback: npt.NDArray[np.int64] | None = None,
            log: list[str] | None = None,
            cost_out: npt.NDArray[np.float64] | None = None,
-           steps: list[Step] | None = None) -> list[Rule]:
+           steps: list[Step] | None = None, method: str = "greedy") -> list[Rule]:
     """The greedy decision list over hands ``f`` whose splits score ``counts`` (n x 105, more is
     better): every shape group's best default (unless it saves less than ``min_default`` of
     a wager per hand), then at each step the exception under one or two conditions (or a
@@ -331,6 +331,9 @@ def search(f: HandFacts, counts: npt.NDArray[np.int64], max_rules: int, *, top: 
         n floats: gets each hand's cost under the returned card, in counts.
     steps : list of Step, optional
         Gets the card after each step (the first: no rule).
+    method : str, default "greedy"
+        ``"greedy"`` or ``"tree"`` (:data:`METHODS`; the tree takes no ``min_gain`` or
+        ``min_default``).
 
     Returns
     -------
@@ -338,10 +341,14 @@ def search(f: HandFacts, counts: npt.NDArray[np.int64], max_rules: int, *, top: 
         The card's rules, in order.
     """
     shapes = _shapes(f, counts, top, target, mix, fallback)
-    for sd in shapes:
-        _pick_default(sd)
-    rules = greedy(shapes, DEALER_HANDS * len(f.shape) / 2, max_rules, min_gain=min_gain,
-                   min_default=min_default, log=log, steps=steps)
+    unit = DEALER_HANDS * len(f.shape) / 2
+    if method == "tree":
+        rules = tree(shapes, unit, max_rules, log=log, steps=steps)
+    else:
+        for sd in shapes:
+            _pick_default(sd)
+        rules = greedy(shapes, unit, max_rules, min_gain=min_gain,
+                       min_default=min_default, log=log, steps=steps)
     if cost_out is not None:
         for sd in shapes:
             cost_out[sd.rows] = current(sd)[1]
@@ -422,6 +429,222 @@ def greedy(shapes: list[ShapeData], unit: float, max_rules: int, *, min_gain: fl
             log.append(f"card search: {kind} saves {gain / unit:.4%} of a wager: "
                        f"{rule.text()}")
         step()
+    return card_rules(shapes)
+
+
+# ---------------------------------------------------------------------------------------------
+# the tree search: a card from scratch, each group's rules grown as a tree of conditions
+# ---------------------------------------------------------------------------------------------
+
+METHODS = ("greedy", "tree")
+"""How a card is searched: ``"greedy"`` adds the exception that saves most, one at a time
+(:func:`greedy`, for cards that list where to leave a way); ``"tree"`` grows each group's
+rules as a tree of conditions and shares the rules out among the groups (:func:`tree`, for
+cards that set every hand themselves: house ways)."""
+
+
+def _side_sums(sd: ShapeData, rows: npt.NDArray[np.intp],
+               index: list[tuple[tuple[str, str, int], int, int]]
+               ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64],
+                          npt.NDArray[np.float64]]:
+    """For the given rows of a group, per placement and condition of ``index``: the summed
+    cost over the rows meeting the condition, how many of them the placement does not fit,
+    and (one row) how many rows meet it: every sum an integer."""
+    feature = sd.feature[rows]
+    fits = np.isfinite(sd.cost[:, rows])
+    cost = np.where(fits, sd.cost[:, rows], 0.0)
+    sums = np.array([_atom_gains(feature, index, c) for c in cost])
+    misfit = np.array([_atom_gains(feature, index, (~f).astype(np.float64)) for f in fits])
+    count = _atom_gains(feature, index, np.ones(len(rows)))
+    return sums, misfit, count
+
+
+def _best_placement(sd: ShapeData, rows: npt.NDArray[np.intp]) -> tuple[int, float]:
+    """The placement that fits every one of the rows and loses least on them, and its cost."""
+    fits = np.isfinite(sd.cost[:, rows]).all(axis=1)
+    total = np.where(fits, np.where(np.isfinite(sd.cost[:, rows]), sd.cost[:, rows],
+                                    0.0).sum(axis=1), np.inf)
+    j = int(np.argmin(total))
+    return j, float(total[j])
+
+
+def _best_split(sd: ShapeData, rows: npt.NDArray[np.intp],
+                index: list[tuple[tuple[str, str, int], int, int]]
+                ) -> tuple[float, tuple[str, str, int] | None]:
+    """The condition that splits the rows so that the best placement of each side saves
+    most against the best placement of them all, and the saving."""
+    if len(rows) < 2 or not index:
+        return 0.0, None
+    _, whole = _best_placement(sd, rows)
+    sums, misfit, count = _side_sums(sd, rows, index)
+    fits = np.isfinite(sd.cost[:, rows])
+    total = np.where(fits, sd.cost[:, rows], 0.0).sum(axis=1)[:, None]
+    all_misfit = (~fits).sum(axis=1)[:, None]
+    meet = np.where(misfit == 0, sums, np.inf).min(axis=0)
+    rest = np.where(all_misfit - misfit == 0, total - sums, np.inf).min(axis=0)
+    score = np.where((count > 0) & (count < len(rows)), meet + rest, np.inf)
+    i = int(np.argmin(score))
+    if not np.isfinite(score[i]) or whole - score[i] <= 0:
+        return 0.0, None
+    return float(whole - score[i]), index[i][0]
+
+
+@dataclass(eq=False)
+class _Node:
+    rows: npt.NDArray[np.intp]
+    path: tuple[tuple[str, str, int], ...]
+    split: tuple[float, tuple[str, str, int] | None] = (0.0, None)
+    kids: tuple[_Node, _Node] | None = None
+
+
+def _leaves(node: _Node) -> list[_Node]:
+    """The tree's leaves in the card's order: a condition's own side first, then the rest
+    (which needs no condition: the hands meeting it are taken already)."""
+    if node.kids is None:
+        return [node]
+    return _leaves(node.kids[0]) + _leaves(node.kids[1])
+
+
+def _grow(sd: ShapeData, max_leaves: int) -> list[list[Rule]]:
+    """The group's rules after each split of its tree, best split first: the k-th list
+    holds k + 1 rules, one a leaf, each the leaf's path of conditions and the placement that
+    loses least on its hands."""
+    index = _atom_index(sd)
+    root = _Node(np.arange(sd.feature.shape[0]), ())
+    root.split = _best_split(sd, root.rows, index)
+    open_ = [root]
+    out = []
+    while True:
+        out.append([Rule(sd.name, sd.placements[_best_placement(sd, leaf.rows)[0]],
+                         (*sd.base, *leaf.path)) for leaf in _leaves(root)])
+        grow = [n for n in open_ if n.split[1] is not None]
+        if len(open_) >= max_leaves or not grow:
+            return out
+        node = max(grow, key=lambda n: n.split[0])
+        cond = node.split[1]
+        assert cond is not None
+        meet = feature_mask(sd.feature[node.rows], (cond,))
+        node.kids = (_Node(node.rows[meet], (*node.path, cond)),
+                     _Node(node.rows[~meet], node.path))
+        open_.remove(node)
+        for kid in node.kids:
+            kid.split = _best_split(sd, kid.rows, index)
+            open_.append(kid)
+
+
+def _group_cost(sd: ShapeData, rules: list[Rule]) -> float:
+    """What the group's hands lose under these rules alone (the fallback after them),
+    exactly as the card sets them: a rule whose placement does not fit a hand passes it on."""
+    sd.rules, sd.default = list(rules), -1
+    return float(current(sd)[1].sum())
+
+
+def _prune(sd: ShapeData, rules: list[Rule]) -> tuple[list[Rule], float]:
+    """The rules with every condition and every rule dropped whose loss costs nothing."""
+    best = _group_cost(sd, rules)
+    dropped = True
+    while dropped:
+        dropped = False
+        for i, r in enumerate(rules):
+            for c in range(len(sd.base), len(r.conditions)):
+                conds = r.conditions[:c] + r.conditions[c + 1:]
+                trial = [*rules[:i], Rule(r.shape, r.placement, conds), *rules[i + 1:]]
+                cost = _group_cost(sd, trial)
+                if cost <= best:
+                    rules, best, dropped = trial, cost, True
+                    break
+            if dropped:
+                break
+    i = 0
+    while i < len(rules):
+        trial = rules[:i] + rules[i + 1:]
+        cost = _group_cost(sd, trial)
+        if cost <= best:
+            rules, best = trial, cost
+        else:
+            i += 1
+    return rules, best
+
+
+def tree(shapes: list[ShapeData], unit: float, max_rules: int, *, max_leaves: int = 25,
+         log: list[str] | None = None, steps: list[Step] | None = None) -> list[Rule]:
+    """A card that sets every hand itself, in at most ``max_rules`` rules: each group's rules
+    grown as a tree (:func:`_grow`: up to ``max_leaves`` leaves), the rules shared out among
+    the groups by the most saved per rule, then each chosen group's conditions and rules
+    dropped where they save nothing (:func:`_prune`), and the rules freed shared out again.
+    Every cost is counted exactly as the card sets the hands; changes ``shapes``.
+
+    Parameters
+    ----------
+    shapes : list of ShapeData
+        The search's groups of hands (:func:`run_shapes`, or a sample's).
+    unit : float
+        One wager per hand in the costs' units (for the log).
+    max_rules : int
+        The most rules the card holds.
+    max_leaves : int, default 25
+        The most leaves of a group's tree.
+    log : list of str, optional
+        Gets one line a step: the rules a group takes and what they save.
+    steps : list of Step, optional
+        Gets the card after each step (the first: no rule, the fallback alone).
+
+    Returns
+    -------
+    list of Rule
+        The card's rules, in order.
+    """
+    options: list[list[tuple[int, float, list[Rule]]]] = []
+    for sd in shapes:
+        opts = [(0, float(sd.fallback.sum()), [])]
+        for rules in _grow(sd, max_leaves):
+            opts.append((len(rules), _group_cost(sd, rules), rules))
+        options.append(opts)
+    chosen = [0] * len(shapes)
+    pruned: set[tuple[int, int]] = set()
+
+    def used() -> int:
+        return sum(options[g][chosen[g]][0] for g in range(len(shapes)))
+
+    def record() -> None:
+        for sd, opts, k in zip(shapes, options, chosen, strict=True):
+            _group_cost(sd, opts[k][2])
+        if steps is not None:
+            steps.append(Step(tuple(card_rules(shapes)),
+                              sum(opts[k][1] for opts, k in zip(options, chosen, strict=True))))
+
+    record()
+    while True:
+        while True:                      # the option that saves most per added rule
+            best: tuple[float, int, int] | None = None
+            for g, opts in enumerate(options):
+                n0, c0, _ = opts[chosen[g]]
+                for k, (n, c, _) in enumerate(opts):
+                    more = n - n0
+                    if c >= c0 or used() + more > max_rules:
+                        continue
+                    gain = (c0 - c) / max(more, 0.5)
+                    if best is None or gain > best[0]:
+                        best = (gain, g, k)
+            if best is None:
+                break
+            _, g, k = best
+            if log is not None:
+                n0, c0, _ = options[g][chosen[g]]
+                n, c, _ = options[g][k]
+                log.append(f"card search: {n - n0:+d} rules for {shapes[g].name}"
+                           f"{' (made)' if shapes[g].base else ''} save {(c0 - c) / unit:.4%} "
+                           "of a wager")
+            chosen[g] = k
+            record()
+        todo = [g for g in range(len(shapes)) if chosen[g] and (g, chosen[g]) not in pruned]
+        if not todo:
+            break
+        for g in todo:
+            rules, cost = _prune(shapes[g], options[g][chosen[g]][2])
+            options[g][chosen[g]] = (len(rules), cost, rules)
+            pruned.add((g, chosen[g]))
+        record()
     return card_rules(shapes)
 
 
@@ -616,7 +839,8 @@ class Generated:
 def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rules: int = 20,
              hands: int = 60_000, seed: int = 0, name: str | None = None,
              fallback: str = "house-way", workers: int | None = None,
-             run: str | os.PathLike[str] | None = None, partial: bool = False) -> Generated:
+             run: str | os.PathLike[str] | None = None, partial: bool = False,
+             method: str = "greedy", top: int = 10) -> Generated:
     """A strategy card of at most ``max_rules`` rules against ``way``, built greedily (see the
     module text) from every hand of an every-split run of the way (``run``: each step exact
     over the whole game, about a minute), or from random hands, each solved exactly (about
@@ -648,6 +872,12 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
     partial : bool, default False
         Take a ``run`` whose chunks are not all there (a shard): search on the classes it
         holds.
+    method : str, default "greedy"
+        How the card is searched (:data:`METHODS`): ``"greedy"``, or ``"tree"`` for a card
+        that sets every hand itself (a house way; it needs a priority ``fallback``).
+    top : int, default 10
+        The most common best placements of each group of hands tried as the rules'
+        placements (beside the priority and made-hand placements).
 
     Returns
     -------
@@ -660,7 +890,8 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
     HouseWayError
         ``way`` is not a house way, or ``fallback`` is not a fallback.
     OptionError
-        ``max_rules``, ``hands`` or ``workers`` is not a whole number >= 1.
+        ``max_rules``, ``hands`` or ``workers`` is not a whole number >= 1, or ``method``
+        is not a method (or is ``"tree"`` with the ``"house-way"`` fallback).
     RuleError
         ``rules`` is not a :class:`asiapoker.Rules`.
     RunError
@@ -669,12 +900,18 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
     """
 
     whole_number(max_rules, "max_rules")
+    whole_number(top, "top")
     whole_number(hands, "hands", 1, MAX_HANDS)
     whole_number(seed, "seed", 0)
     w, r = resolve_way(way), resolve(rules)
     workers = workers_count(workers)
     if fallback not in FALLBACKS:
         raise HouseWayError(f"unknown fallback {fallback!r} (one of: {', '.join(FALLBACKS)})")
+    if method not in METHODS:
+        raise OptionError(f"unknown method {method!r} (one of: {', '.join(METHODS)})")
+    if method == "tree" and fallback == "house-way":
+        raise OptionError("method 'tree' makes a card that sets every hand itself: give a "
+                          "priority fallback (\"best MLH\", ...), not 'house-way'")
     log: list[str] = []
     steps: list[Step] = []
     # a sample's rule must save 10^-5 of a wager a hand (less is the sample's noise); on a run
@@ -682,14 +919,18 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
     min_gain = 1e-5 if run is None else 1e-9
     if run is not None:
         counts = SplitCounts(run, partial).require_way(w, r)
-        shapes = run_shapes(counts, fallback=fallback, workers=workers)
+        shapes = run_shapes(counts, top, fallback=fallback, workers=workers)
         hw_cost = int(sum(sd.house_way.sum() for sd in shapes))
         weights = player_classes()[1]
         gone = set(counts.missing)
         searched = int(sum(weights[counts.edges[c]:counts.edges[c + 1]].sum()
                            for c in range(len(counts.edges) - 1) if c not in gone))
-        found = greedy(shapes, DEALER_HANDS * searched / 2, max_rules, min_gain=min_gain,
-                       min_default=0.0005, log=log, steps=steps)
+        if method == "tree":
+            found = tree(shapes, DEALER_HANDS * searched / 2, max_rules, log=log,
+                         steps=steps)
+        else:
+            found = greedy(shapes, DEALER_HANDS * searched / 2, max_rules,
+                           min_gain=min_gain, min_default=0.0005, log=log, steps=steps)
     else:
         rows = random_hands(hands, seed)
         solved = solve_many(rows, w, r, workers=workers)
@@ -700,8 +941,8 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
         else:
             o = PRIORITY_PLACEMENTS[fallback]
             fb = best_split(f.legal, f.tri, (o[0], o[1], o[2]))
-        found = search(f, counts_s, max_rules, fallback=fb, min_gain=min_gain,
-                       min_default=0.0005, log=log, steps=steps)
+        found = search(f, counts_s, max_rules, top=top, fallback=fb, min_gain=min_gain,
+                       min_default=0.0005, log=log, steps=steps, method=method)
         hw = solved.house_way.astype(np.intp)
         hw_cost = int((solved.best_wins - counts_s[np.arange(hands), hw]).sum())
         searched = hands
