@@ -1,6 +1,6 @@
 """Strategy cards: generating a 20-rule card against classic from 20,000 hands solved exactly
 (a sample search of 60,000 hands: about three times this) and against standard on every
-class of an every-split shard, and pricing a card on a sample."""
+class of an every-split shard, pricing a card on a sample, and the tree search on the shard."""
 
 import pytest
 
@@ -41,3 +41,13 @@ def test_generate_card_on_an_every_split_shard(benchmark, every_split_shard):
                            kwargs={"max_rules": 20, "run": every_split_shard, "partial": True,
                                    "workers": 2}, rounds=3)
     assert g.exact and len(g.steps) > 1
+
+
+def test_generate_tree_card_on_an_every_split_shard(benchmark, every_split_shard):
+    """The tree search on the same shard: a 40-rule card that sets every hand itself (the
+    way ``tools/derive_rack.py --method tree`` derives house ways), beside the greedy one."""
+    g = benchmark.pedantic(generate, args=("standard",),
+                           kwargs={"max_rules": 40, "run": every_split_shard, "partial": True,
+                                   "workers": 2, "method": "tree", "fallback": "best MLH"},
+                           rounds=3)
+    assert g.exact and len(g.card.rules) <= 40

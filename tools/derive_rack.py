@@ -14,6 +14,16 @@ shape from its placement of least cost, then adds the exception (a placement und
 two conditions) that lowers the total cost most, until the card has ``--rules`` rules or no
 exception saves more than ``--min-gain`` of a wager per hand.  The card is written as Python
 source for review; the log shows each rule's saving.
+
+With ``--run RUNDIR`` (an every-split run of ``--against``, ``asiapoker analyze --every-split``)
+the card is searched on every hand of the game with the player's objective, each step exact:
+
+    python tools/derive_rack.py --against equilibrium --run RUNDIR --rules 40 --top 30 \
+        --method tree --out card.py
+
+``--method tree`` grows each shape's rules as a tree of conditions and shares the rules out
+among the shapes by what each saves (asiapoker.card_search.tree); against ``equilibrium`` its
+40 rules lose 0.540 % of a wager a hand, and dealing by them costs a copying player 0.5275 %.
 """
 
 from __future__ import annotations

@@ -596,7 +596,7 @@ def tree(shapes: list[ShapeData], unit: float, max_rules: int, *, max_leaves: in
     """
     options: list[list[tuple[int, float, list[Rule]]]] = []
     for sd in shapes:
-        opts = [(0, float(sd.fallback.sum()), [])]
+        opts: list[tuple[int, float, list[Rule]]] = [(0, float(sd.fallback.sum()), [])]
         for rules in _grow(sd, max_leaves):
             opts.append((len(rules), _group_cost(sd, rules), rules))
         options.append(opts)
