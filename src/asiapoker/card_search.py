@@ -8,6 +8,10 @@ Greedy, because each step is exact and cheap and the card stays readable in the 
 built; the sample (not the whole-game Parquet, which keeps only the best, house-way and player
 splits) holds every split's count, which the search needs.  :func:`search` is also how
 ``tools/derive_rack.py`` derives house ways.
+
+With ``method="tree"`` (:func:`tree`) a card that sets every hand itself (a house way)
+is grown instead: each group's rules as a tree of conditions, the rules shared out among the
+groups by what each saves.
 """
 
 from __future__ import annotations
@@ -506,9 +510,9 @@ def _leaves(node: _Node) -> list[_Node]:
 
 
 def _grow(sd: ShapeData, max_leaves: int) -> list[list[Rule]]:
-    """The group's rules after each split of its tree, best split first: the k-th list
-    holds k + 1 rules, one a leaf, each the leaf's path of conditions and the placement that
-    loses least on its hands."""
+    """The group's rules after each split of its tree, the split that saves most first: the
+    k-th list holds k + 1 rules, one for each leaf, with the leaf's path of conditions and the
+    placement that fits all the leaf's hands and loses least on them."""
     index = _atom_index(sd)
     root = _Node(np.arange(sd.feature.shape[0]), ())
     root.split = _best_split(sd, root.rows, index)
