@@ -37,7 +37,7 @@ import numpy as np
 from asiapoker import HouseWay
 from asiapoker.card_search import METHODS, generate, search
 from asiapoker.equilibrium import best_response_splits
-from asiapoker.rack import RackCard, hand_facts
+from asiapoker.rack import PRIORITY_PLACEMENTS, RackCard, best_split, hand_facts
 from asiapoker.rules import Rules
 from asiapoker.sampling import random_hands
 from asiapoker.solver import count_splits
@@ -74,7 +74,7 @@ def main() -> int:
     ap.add_argument("--method", choices=METHODS, default="greedy",
                     help="greedy: add the exception that saves most, one at a time; tree: "
                          "grow each shape's rules as a tree of conditions")
-    ap.add_argument("--fallback", default="best MLH",
+    ap.add_argument("--fallback", default="best MLH", choices=PRIORITY_PLACEMENTS,
                     help="how hands no rule fits are set (a priority placement)")
     ap.add_argument("--out")
     ap.add_argument("--name", default="standard")
@@ -82,12 +82,15 @@ def main() -> int:
     t0 = time.time()
     way = (HouseWay.load(args.against) if args.against.endswith(".npz")
            else HouseWay.named(args.against))
+    searched = ("--run RUNDIR" if args.run else
+                f"--hands {args.hands} --seed {args.seed} --objective {args.objective} "
+                f"--mix {args.mix} --min-gain {args.min_gain}")
+    command = (f"python tools/derive_rack.py --against {args.against} \\\n        {searched} "
+               f"\\\n        --rules {args.rules} --top {args.top} --method {args.method} "
+               f"--fallback '{args.fallback}' \\\n        --out src/asiapoker/_standard.py")
     if args.run:
         made = generate(way, run=args.run, max_rules=args.rules, top=args.top,
                         fallback=args.fallback, method=args.method, name=args.name)
-        command = (f"python tools/derive_rack.py --against {args.against} --run RUNDIR "
-                   f"--rules {args.rules} --top {args.top} --method {args.method} \\\n"
-                   f"        --fallback '{args.fallback}' --out src/asiapoker/_standard.py")
         return write(args, made.card, list(made.log), command,
                      f"searched in {time.time() - t0:.0f} s; it loses "
                      f"{made.steps[-1].cost / made.house_way_cost:.4f} times what the "
@@ -114,12 +117,9 @@ def main() -> int:
     log: list[str] = []
     rules = search(f, counts, args.rules, top=args.top, min_gain=args.min_gain,
                    target=target if args.objective in ("agree", "mixed") else None,
-                   mix=args.mix, log=log, method=args.method)
-    command = (f"python tools/derive_rack.py --against {args.against} --hands {args.hands} "
-               f"\\\n        --seed {args.seed} --rules {args.rules} --objective "
-               f"{args.objective} --mix {args.mix} \\\n        --min-gain {args.min_gain} "
-               "--out src/asiapoker/_standard.py")
-    return write(args, RackCard(args.name, tuple(rules)), log, command, "")
+                   mix=args.mix, log=log, method=args.method,
+                   fallback=best_split(f.legal, f.tri, PRIORITY_PLACEMENTS[args.fallback]))
+    return write(args, RackCard(args.name, tuple(rules), args.fallback), log, command, "")
 
 
 def write(args: argparse.Namespace, card: RackCard, log: list[str], command: str,

@@ -345,14 +345,10 @@ def search(f: HandFacts, counts: npt.NDArray[np.int64], max_rules: int, *, top: 
         The card's rules, in order.
     """
     shapes = _shapes(f, counts, top, target, mix, fallback)
-    unit = DEALER_HANDS * len(f.shape) / 2
-    if method == "tree":
-        rules = tree(shapes, unit, max_rules, log=log, steps=steps)
-    else:
-        for sd in shapes:
-            _pick_default(sd)
-        rules = greedy(shapes, unit, max_rules, min_gain=min_gain,
-                       min_default=min_default, log=log, steps=steps)
+    for sd in shapes:
+        _pick_default(sd)
+    rules = _searched(method, shapes, DEALER_HANDS * len(f.shape) / 2, max_rules,
+                      min_gain=min_gain, min_default=min_default, log=log, steps=steps)
     if cost_out is not None:
         for sd in shapes:
             cost_out[sd.rows] = current(sd)[1]
@@ -447,27 +443,18 @@ rules as a tree of conditions and shares the rules out among the groups (:func:`
 cards that set every hand themselves: house ways)."""
 
 
-def _side_sums(sd: ShapeData, rows: npt.NDArray[np.intp],
-               index: list[tuple[tuple[str, str, int], int, int]]
-               ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64],
-                          npt.NDArray[np.float64]]:
-    """For the given rows of a group, per placement and condition of ``index``: the summed
-    cost over the rows meeting the condition, how many of them the placement does not fit,
-    and (one row) how many rows meet it: every sum an integer."""
-    feature = sd.feature[rows]
+def _fit_costs(sd: ShapeData, rows: npt.NDArray[np.intp]
+               ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
+    """(placements x rows) whether each placement fits each of the rows, and its cost there
+    (0 where it does not fit)."""
     fits = np.isfinite(sd.cost[:, rows])
-    cost = np.where(fits, sd.cost[:, rows], 0.0)
-    sums = np.array([_atom_gains(feature, index, c) for c in cost])
-    misfit = np.array([_atom_gains(feature, index, (~f).astype(np.float64)) for f in fits])
-    count = _atom_gains(feature, index, np.ones(len(rows)))
-    return sums, misfit, count
+    return fits, np.where(fits, sd.cost[:, rows], 0.0)
 
 
 def _best_placement(sd: ShapeData, rows: npt.NDArray[np.intp]) -> tuple[int, float]:
     """The placement that fits every one of the rows and loses least on them, and its cost."""
-    fits = np.isfinite(sd.cost[:, rows]).all(axis=1)
-    total = np.where(fits, np.where(np.isfinite(sd.cost[:, rows]), sd.cost[:, rows],
-                                    0.0).sum(axis=1), np.inf)
+    fits, cost = _fit_costs(sd, rows)
+    total = np.where(fits.all(axis=1), cost.sum(axis=1), np.inf)
     j = int(np.argmin(total))
     return j, float(total[j])
 
@@ -475,15 +462,20 @@ def _best_placement(sd: ShapeData, rows: npt.NDArray[np.intp]) -> tuple[int, flo
 def _best_split(sd: ShapeData, rows: npt.NDArray[np.intp],
                 index: list[tuple[tuple[str, str, int], int, int]]
                 ) -> tuple[float, tuple[str, str, int] | None]:
-    """The condition that splits the rows so that the best placement of each side saves
-    most against the best placement of them all, and the saving."""
+    """The condition that splits the rows so that the best placement of each side (one that
+    fits all the side's hands) saves most against the best placement of them all, and the
+    saving: per placement and condition, the summed cost and the hands it does not fit on the
+    side meeting the condition, the rest by difference; every sum an integer."""
     if len(rows) < 2 or not index:
         return 0.0, None
-    _, whole = _best_placement(sd, rows)
-    sums, misfit, count = _side_sums(sd, rows, index)
-    fits = np.isfinite(sd.cost[:, rows])
-    total = np.where(fits, sd.cost[:, rows], 0.0).sum(axis=1)[:, None]
+    fits, cost = _fit_costs(sd, rows)
+    feature = sd.feature[rows]
+    sums = np.array([_atom_gains(feature, index, c) for c in cost])
+    misfit = np.array([_atom_gains(feature, index, (~f).astype(np.float64)) for f in fits])
+    count = _atom_gains(feature, index, np.ones(len(rows)))
+    total = cost.sum(axis=1)[:, None]
     all_misfit = (~fits).sum(axis=1)[:, None]
+    whole = float(np.where(all_misfit[:, 0] == 0, total[:, 0], np.inf).min())
     meet = np.where(misfit == 0, sums, np.inf).min(axis=0)
     rest = np.where(all_misfit - misfit == 0, total - sums, np.inf).min(axis=0)
     score = np.where((count > 0) & (count < len(rows)), meet + rest, np.inf)
@@ -495,10 +487,20 @@ def _best_split(sd: ShapeData, rows: npt.NDArray[np.intp],
 
 @dataclass(eq=False)
 class _Node:
+    """A node of a group's tree: its hands (rows of the group), the conditions on the way to
+    it, its best placement, its best split, and its two sides once split."""
+
     rows: npt.NDArray[np.intp]
     path: tuple[tuple[str, str, int], ...]
-    split: tuple[float, tuple[str, str, int] | None] = (0.0, None)
+    placement: str
+    split: tuple[float, tuple[str, str, int] | None]
     kids: tuple[_Node, _Node] | None = None
+
+
+def _node(sd: ShapeData, rows: npt.NDArray[np.intp], path: tuple[tuple[str, str, int], ...],
+          index: list[tuple[tuple[str, str, int], int, int]]) -> _Node:
+    return _Node(rows, path, sd.placements[_best_placement(sd, rows)[0]],
+                 _best_split(sd, rows, index))
 
 
 def _leaves(node: _Node) -> list[_Node]:
@@ -514,13 +516,12 @@ def _grow(sd: ShapeData, max_leaves: int) -> list[list[Rule]]:
     k-th list holds k + 1 rules, one for each leaf, with the leaf's path of conditions and the
     placement that fits all the leaf's hands and loses least on them."""
     index = _atom_index(sd)
-    root = _Node(np.arange(sd.feature.shape[0]), ())
-    root.split = _best_split(sd, root.rows, index)
+    root = _node(sd, np.arange(sd.feature.shape[0]), (), index)
     open_ = [root]
     out = []
     while True:
-        out.append([Rule(sd.name, sd.placements[_best_placement(sd, leaf.rows)[0]],
-                         (*sd.base, *leaf.path)) for leaf in _leaves(root)])
+        out.append([Rule(sd.name, leaf.placement, (*sd.base, *leaf.path))
+                    for leaf in _leaves(root)])
         grow = [n for n in open_ if n.split[1] is not None]
         if len(open_) >= max_leaves or not grow:
             return out
@@ -528,18 +529,21 @@ def _grow(sd: ShapeData, max_leaves: int) -> list[list[Rule]]:
         cond = node.split[1]
         assert cond is not None
         meet = feature_mask(sd.feature[node.rows], (cond,))
-        node.kids = (_Node(node.rows[meet], (*node.path, cond)),
-                     _Node(node.rows[~meet], node.path))
+        node.kids = (_node(sd, node.rows[meet], (*node.path, cond), index),
+                     _node(sd, node.rows[~meet], node.path, index))
         open_.remove(node)
-        for kid in node.kids:
-            kid.split = _best_split(sd, kid.rows, index)
-            open_.append(kid)
+        open_ += node.kids
+
+
+def _set_rules(sd: ShapeData, rules: list[Rule]) -> None:
+    """Give the group these rules alone (no default: the fallback after them)."""
+    sd.rules, sd.default = list(rules), -1
 
 
 def _group_cost(sd: ShapeData, rules: list[Rule]) -> float:
     """What the group's hands lose under these rules alone (the fallback after them),
     exactly as the card sets them: a rule whose placement does not fit a hand passes it on."""
-    sd.rules, sd.default = list(rules), -1
+    _set_rules(sd, rules)
     return float(current(sd)[1].sum())
 
 
@@ -607,12 +611,9 @@ def tree(shapes: list[ShapeData], unit: float, max_rules: int, *, max_leaves: in
     chosen = [0] * len(shapes)
     pruned: set[tuple[int, int]] = set()
 
-    def used() -> int:
-        return sum(options[g][chosen[g]][0] for g in range(len(shapes)))
-
     def record() -> None:
         for sd, opts, k in zip(shapes, options, chosen, strict=True):
-            _group_cost(sd, opts[k][2])
+            _set_rules(sd, opts[k][2])
         if steps is not None:
             steps.append(Step(tuple(card_rules(shapes)),
                               sum(opts[k][1] for opts, k in zip(options, chosen, strict=True))))
@@ -621,11 +622,12 @@ def tree(shapes: list[ShapeData], unit: float, max_rules: int, *, max_leaves: in
     while True:
         while True:                      # the option that saves most per added rule
             best: tuple[float, int, int] | None = None
+            used = sum(opts[k][0] for opts, k in zip(options, chosen, strict=True))
             for g, opts in enumerate(options):
                 n0, c0, _ = opts[chosen[g]]
                 for k, (n, c, _) in enumerate(opts):
                     more = n - n0
-                    if c >= c0 or used() + more > max_rules:
+                    if c >= c0 or used + more > max_rules:
                         continue
                     gain = (c0 - c) / max(more, 0.5)
                     if best is None or gain > best[0]:
@@ -650,6 +652,16 @@ def tree(shapes: list[ShapeData], unit: float, max_rules: int, *, max_leaves: in
             pruned.add((g, chosen[g]))
         record()
     return card_rules(shapes)
+
+
+def _searched(method: str, shapes: list[ShapeData], unit: float, max_rules: int, *,
+              min_gain: float, min_default: float, log: list[str] | None,
+              steps: list[Step] | None) -> list[Rule]:
+    """The card's rules by ``method`` (the tree takes no ``min_gain`` or ``min_default``)."""
+    if method == "tree":
+        return tree(shapes, unit, max_rules, log=log, steps=steps)
+    return greedy(shapes, unit, max_rules, min_gain=min_gain, min_default=min_default,
+                  log=log, steps=steps)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -845,10 +857,10 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
              fallback: str = "house-way", workers: int | None = None,
              run: str | os.PathLike[str] | None = None, partial: bool = False,
              method: str = "greedy", top: int = 10) -> Generated:
-    """A strategy card of at most ``max_rules`` rules against ``way``, built greedily (see the
-    module text) from every hand of an every-split run of the way (``run``: each step exact
-    over the whole game, about a minute), or from random hands, each solved exactly (about
-    0.7 ms a hand on two cores).
+    """A strategy card of at most ``max_rules`` rules against ``way``, built by ``method``
+    (greedily, or as trees: see the module text) from every hand of an every-split run of the
+    way (``run``: each step exact over the whole game, about a minute), or from random hands,
+    each solved exactly (about 0.7 ms a hand on two cores).
 
     Parameters
     ----------
@@ -929,12 +941,8 @@ def generate(way: WayLike = DEFAULT_WAY, rules: Rules | None = None, *, max_rule
         gone = set(counts.missing)
         searched = int(sum(weights[counts.edges[c]:counts.edges[c + 1]].sum()
                            for c in range(len(counts.edges) - 1) if c not in gone))
-        if method == "tree":
-            found = tree(shapes, DEALER_HANDS * searched / 2, max_rules, log=log,
-                         steps=steps)
-        else:
-            found = greedy(shapes, DEALER_HANDS * searched / 2, max_rules,
-                           min_gain=min_gain, min_default=0.0005, log=log, steps=steps)
+        found = _searched(method, shapes, DEALER_HANDS * searched / 2, max_rules,
+                          min_gain=min_gain, min_default=0.0005, log=log, steps=steps)
     else:
         rows = random_hands(hands, seed)
         solved = solve_many(rows, w, r, workers=workers)
